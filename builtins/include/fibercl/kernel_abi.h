@@ -1,0 +1,73 @@
+/* The contract between JIT-compiled kernels and the runtime that launches them.
+ *
+ * This header is included by C++ (runtime, compiler) and by OpenCL C (the builtins
+ * library), so it uses only fixed-width integer fields: no pointers, no bool.
+ *
+ * A kernel `K` is compiled into one work-group function per kernel:
+ *
+ *     void K_entry(void **args, fcl_group_ctx *ctx);      // see FIBERCL_WG_FN
+ *
+ * `args[i]` points to the bytes of argument i as the application gave them to
+ * clSetKernelArg, except: a buffer argument holds the device address (a host pointer,
+ * 8 bytes, or 0 for NULL); a __local argument holds a uint64 byte offset into the
+ * work-group's local block (`ctx->local_mem`), after the kernel's own static __local
+ * variables (`static_local_size` in the kernel metadata).
+ *
+ * `ctx` describes one work-group. It is not modified while the group runs.
+ */
+#ifndef FIBERCL_KERNEL_ABI_H
+#define FIBERCL_KERNEL_ABI_H
+
+#ifdef __OPENCL_C_VERSION__
+typedef ulong fcl_u64;
+typedef uint fcl_u32;
+#else
+#include <stdint.h>
+typedef uint64_t fcl_u64;
+typedef uint32_t fcl_u32;
+#endif
+
+typedef struct fcl_group_ctx {
+  fcl_u64 global_offset[3];
+  fcl_u64 global_size[3];
+  fcl_u64 enqueued_local_size[3]; /* the work-group size of the launch */
+  fcl_u64 local_size[3];          /* this group's size (smaller at a non-uniform edge) */
+  fcl_u64 num_groups[3];
+  fcl_u64 group_id[3];
+  fcl_u32 work_dim;
+  fcl_u32 reserved;
+  fcl_u64 local_mem; /* address of this group's __local block, 0 if none */
+  fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
+} fcl_group_ctx;
+
+/* Names of the symbols the runtime provides to JIT-compiled code (absolute symbols).
+ *
+ * FIBERCL_HOST_RUN_ITEMS(ctx, item, args): runs every work-item of the group,
+ *   item(args, ctx, x, y, z) for each local id, switching between work-items at
+ *   barriers. Used by the work-group function of kernels that contain barriers.
+ * FIBERCL_HOST_BARRIER(ctx, site, flags): a work-group barrier reached by the current
+ *   work-item; `site` identifies the barrier call site (divergence detection).
+ * printf: OpenCL C printf, implemented by the runtime.
+ */
+#define FIBERCL_HOST_RUN_ITEMS "__fibercl_host_run_items"
+#define FIBERCL_HOST_BARRIER "__fibercl_host_barrier"
+
+#ifndef __OPENCL_C_VERSION__
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef void (*fcl_item_fn)(void **args, fcl_group_ctx *ctx, fcl_u32 x, fcl_u32 y,
+                            fcl_u32 z);
+typedef void (*fcl_work_group_fn)(void **args, fcl_group_ctx *ctx);
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+/* Markers the builtins library calls and the compiler replaces (never linked):
+ *   fcl_u32 __fibercl_local_id(fcl_u32 dim);   -> the work-item's local id in dim (0 if dim > 2)
+ *   const fcl_group_ctx *__fibercl_ctx(void);  -> the group's ctx
+ *   void __fibercl_barrier(fcl_u32 flags);     -> FIBERCL_HOST_BARRIER(ctx, site, flags)
+ */
+
+#endif

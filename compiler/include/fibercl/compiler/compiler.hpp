@@ -1,0 +1,116 @@
+// The compiler's interface to the runtime: OpenCL C in, binaries and JIT-compiled
+// work-group functions out. No LLVM or Clang type appears here, so the runtime
+// builds without their headers (DESIGN.md: runtime/ knows nothing of Clang).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fibercl/kernel_abi.h"
+
+namespace fibercl::compiler {
+
+// What an argument is, as clSetKernelArg must treat it.
+enum class ArgKind {
+  Value,           // passed by value: arg_size must equal KernelArg::size
+  GlobalPointer,   // __global buffer (cl_mem or NULL)
+  ConstantPointer, // __constant buffer (cl_mem or NULL)
+  LocalPointer,    // __local: arg_value NULL, arg_size = bytes to allocate
+  Sampler,         // unsupported (no images), reported so the runtime can refuse it
+  Image,
+  Pipe,
+  Queue,
+};
+
+// CL_KERNEL_ARG_* values, with the OpenCL enum numbers so the runtime can copy them.
+struct KernelArg {
+  ArgKind kind = ArgKind::Value;
+  uint32_t size = 0;          // bytes of the value clSetKernelArg takes (8 for pointers)
+  uint32_t addressQualifier;  // CL_KERNEL_ARG_ADDRESS_{GLOBAL,LOCAL,CONSTANT,PRIVATE}
+  uint32_t accessQualifier;   // CL_KERNEL_ARG_ACCESS_{READ_ONLY,...,NONE}
+  uint64_t typeQualifier;     // CL_KERNEL_ARG_TYPE_{CONST,RESTRICT,VOLATILE,PIPE} bits
+  std::string typeName;       // e.g. "float4*", "uint"
+  std::string name;           // the parameter's name
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<KernelArg> args;
+  std::string attributes;            // CL_KERNEL_ATTRIBUTES, e.g. "reqd_work_group_size(8,1,1)"
+  uint64_t reqdWorkGroupSize[3] = {0, 0, 0}; // all 0 when not given
+  uint64_t staticLocalSize = 0;      // bytes of kernel-scope __local variables
+  uint64_t privateMemSize = 0;       // bytes of stack per work-item (estimate)
+  bool usesBarriers = false;         // runs work-items on fibers
+  bool usesPrintf = false;
+};
+
+// The kinds of binary clGetProgramInfo(CL_PROGRAM_BINARY_TYPE) reports.
+enum class BinaryKind { None, CompiledObject, Library, Executable };
+
+// A program binary in FiberCL's own container (magic, kind, kernel table, bitcode).
+// It is what CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary accepts.
+struct Binary {
+  BinaryKind kind = BinaryKind::None;
+  std::vector<uint8_t> bytes;
+};
+
+// The outcome of compile / link / build. `log` carries Clang's diagnostics (with line
+// and column) or the linker's errors; on failure `binary.kind` is None.
+struct Result {
+  bool success = false;
+  std::string log;
+  Binary binary;
+  std::vector<KernelInfo> kernels; // filled for executables
+  // When success is false because the options were invalid (not the source),
+  // the runtime returns CL_INVALID_{COMPILER,LINKER,BUILD}_OPTIONS.
+  bool invalidOptions = false;
+};
+
+struct Header {
+  std::string includeName; // as given to clCompileProgram's header_include_names
+  std::string source;
+};
+
+// clCompileProgram: OpenCL C source -> compiled object.
+Result compile(const std::string &source, const std::string &options,
+               const std::vector<Header> &headers = {});
+
+// clLinkProgram: objects/libraries -> library (createLibrary) or executable.
+Result link(const std::vector<const Binary *> &inputs, const std::string &options,
+            bool createLibrary);
+
+// clBuildProgram from source: compile + link into an executable.
+Result build(const std::string &source, const std::string &options);
+
+// clBuildProgram of a program created from a binary: an executable is accepted as is,
+// an object or library is linked into an executable.
+Result buildFromBinary(const Binary &binary, const std::string &options);
+
+// Checks a binary given to clCreateProgramWithBinary. Returns its kind, or None if it
+// is not a FiberCL binary (CL_INVALID_BINARY).
+BinaryKind inspect(const uint8_t *bytes, size_t size);
+
+// Kernel table of an executable binary, without compiling it.
+std::vector<KernelInfo> kernelsOf(const Binary &executable);
+
+// Host functions the JIT-compiled code calls, by symbol name (FIBERCL_HOST_*, printf).
+using HostSymbols = std::map<std::string, void *>;
+
+// A loaded executable: machine code for every kernel, alive as long as this object.
+class Executable {
+public:
+  virtual ~Executable() = default;
+  virtual const std::vector<KernelInfo> &kernels() const = 0;
+  // The work-group function of a kernel, or nullptr if there is no such kernel.
+  virtual fcl_work_group_fn entry(const std::string &kernelName) const = 0;
+};
+
+// JIT-compiles an executable binary for this host. On failure returns nullptr and
+// sets `error`.
+std::unique_ptr<Executable> load(const Binary &executable, const HostSymbols &hostSymbols,
+                                 std::string &error);
+
+} // namespace fibercl::compiler
