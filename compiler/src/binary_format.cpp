@@ -1,0 +1,149 @@
+// Encoding and decoding of FiberCL program binaries (layout in binary_format.hpp).
+#include "binary_format.hpp"
+
+#include <cstring>
+
+namespace fibercl::compiler {
+namespace {
+
+constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kLLVMMajor = 19;
+
+class Writer {
+public:
+  std::vector<uint8_t> bytes;
+  void raw(const void *p, size_t n) {
+    auto *b = static_cast<const uint8_t *>(p);
+    bytes.insert(bytes.end(), b, b + n);
+  }
+  void u32(uint32_t v) { raw(&v, 4); }
+  void u64(uint64_t v) { raw(&v, 8); }
+  void str(const std::string &s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+};
+
+class Reader {
+public:
+  Reader(const uint8_t *p, size_t n) : p_(p), end_(p + n) {}
+  bool ok = true;
+  bool raw(void *out, size_t n) {
+    if (!ok || size_t(end_ - p_) < n)
+      return ok = false;
+    std::memcpy(out, p_, n);
+    p_ += n;
+    return true;
+  }
+  uint32_t u32() {
+    uint32_t v = 0;
+    raw(&v, 4);
+    return v;
+  }
+  uint64_t u64() {
+    uint64_t v = 0;
+    raw(&v, 8);
+    return v;
+  }
+  std::string str() {
+    uint64_t n = u64();
+    if (!ok || uint64_t(end_ - p_) < n) {
+      ok = false;
+      return {};
+    }
+    std::string s(reinterpret_cast<const char *>(p_), n);
+    p_ += n;
+    return s;
+  }
+
+private:
+  const uint8_t *p_;
+  const uint8_t *end_;
+};
+
+void writeKernel(Writer &w, const KernelInfo &k) {
+  w.str(k.name);
+  w.str(k.attributes);
+  for (uint64_t v : k.reqdWorkGroupSize)
+    w.u64(v);
+  w.u64(k.staticLocalSize);
+  w.u64(k.privateMemSize);
+  w.u32(k.usesBarriers);
+  w.u32(k.usesPrintf);
+  w.u32(uint32_t(k.args.size()));
+  for (const auto &a : k.args) {
+    w.u32(uint32_t(a.kind));
+    w.u32(a.size);
+    w.u32(a.addressQualifier);
+    w.u32(a.accessQualifier);
+    w.u64(a.typeQualifier);
+    w.str(a.typeName);
+    w.str(a.name);
+  }
+}
+
+KernelInfo readKernel(Reader &r) {
+  KernelInfo k;
+  k.name = r.str();
+  k.attributes = r.str();
+  for (uint64_t &v : k.reqdWorkGroupSize)
+    v = r.u64();
+  k.staticLocalSize = r.u64();
+  k.privateMemSize = r.u64();
+  k.usesBarriers = r.u32() != 0;
+  k.usesPrintf = r.u32() != 0;
+  uint32_t n = r.u32();
+  for (uint32_t i = 0; i < n && r.ok; ++i) {
+    KernelArg a;
+    uint32_t kind = r.u32();
+    if (kind > uint32_t(ArgKind::Queue))
+      r.ok = false;
+    a.kind = ArgKind(kind);
+    a.size = r.u32();
+    a.addressQualifier = r.u32();
+    a.accessQualifier = r.u32();
+    a.typeQualifier = r.u64();
+    a.typeName = r.str();
+    a.name = r.str();
+    k.args.push_back(std::move(a));
+  }
+  return k;
+}
+
+} // namespace
+
+Binary encodeBinary(BinaryKind kind, const std::vector<KernelInfo> &kernels,
+                    const std::string &bitcode) {
+  Writer w;
+  w.raw(kMagic, sizeof kMagic);
+  w.u32(kFormatVersion);
+  w.u32(uint32_t(kind));
+  w.u32(kLLVMMajor);
+  w.u32(uint32_t(kernels.size()));
+  for (const auto &k : kernels)
+    writeKernel(w, k);
+  w.str(bitcode);
+  return Binary{kind, std::move(w.bytes)};
+}
+
+bool decodeBinary(const uint8_t *bytes, size_t size, DecodedBinary &out) {
+  if (!bytes || size < sizeof kMagic || std::memcmp(bytes, kMagic, sizeof kMagic) != 0)
+    return false;
+  Reader r(bytes + sizeof kMagic, size - sizeof kMagic);
+  if (r.u32() != kFormatVersion)
+    return false;
+  uint32_t kind = r.u32();
+  if (kind < uint32_t(BinaryKind::CompiledObject) || kind > uint32_t(BinaryKind::Executable))
+    return false;
+  if (r.u32() != kLLVMMajor)
+    return false;
+  out.kind = BinaryKind(kind);
+  uint32_t nk = r.u32();
+  for (uint32_t i = 0; i < nk && r.ok; ++i)
+    out.kernels.push_back(readKernel(r));
+  out.bitcode = r.str();
+  return r.ok && !out.bitcode.empty();
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,196 @@
+// The compiler's public API (fibercl/compiler/compiler.hpp): compile, link and build,
+// in terms of the frontend, the linker and the executable pipeline.
+#include "fibercl/compiler/compiler.hpp"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <mutex>
+#include <unordered_map>
+
+#include "binary_format.hpp"
+#include "build_options.hpp"
+#include "frontend.hpp"
+#include "pipeline.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+std::string toBitcode(const llvm::Module &m) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  llvm::WriteBitcodeToFile(m, os);
+  os.flush();
+  return bytes;
+}
+
+Result failure(std::string log, bool invalidOptions = false) {
+  Result r;
+  r.log = std::move(log);
+  r.invalidOptions = invalidOptions;
+  return r;
+}
+
+Result executableFrom(llvm::Module &m, const BuildOptions &options, std::string log) {
+  std::vector<KernelInfo> kernels;
+  if (!finalizeExecutable(m, options, kernels, log))
+    return failure(std::move(log));
+  Result r;
+  r.success = true;
+  r.log = std::move(log);
+  r.kernels = kernels;
+  r.binary = encodeBinary(BinaryKind::Executable, kernels, toBitcode(m));
+  return r;
+}
+
+// Collects the linker's diagnostics into a build log.
+struct DiagnosticCollector {
+  std::string text;
+  static void handle(const llvm::DiagnosticInfo *info, void *self) {
+    auto *c = static_cast<DiagnosticCollector *>(self);
+    llvm::raw_string_ostream os(c->text);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    os << (info->getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
+    info->print(printer);
+    os << "\n";
+  }
+};
+
+// Builds from source are cached in memory (same source and options, same result):
+// applications commonly rebuild the same program.
+class BuildCache {
+public:
+  bool find(const std::string &key, Result &out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end())
+      return false;
+    out = it->second;
+    return true;
+  }
+  void store(const std::string &key, const Result &r) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() > 64)
+      entries_.clear();
+    entries_[key] = r;
+  }
+
+private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, Result> entries_;
+};
+
+BuildCache &buildCache() {
+  static BuildCache cache;
+  return cache;
+}
+
+} // namespace
+
+Result compile(const std::string &source, const std::string &options,
+               const std::vector<Header> &headers) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Compile);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  llvm::LLVMContext context;
+  std::string log;
+  auto m = compileSource(context, source, parsed, headers, log);
+  if (!m)
+    return failure(std::move(log));
+  Result r;
+  r.success = true;
+  r.log = std::move(log);
+  r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
+  return r;
+}
+
+Result link(const std::vector<const Binary *> &inputs, const std::string &options,
+            bool createLibrary) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Link);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  createLibrary = createLibrary || parsed.createLibrary;
+
+  llvm::LLVMContext context;
+  DiagnosticCollector diagnostics;
+  context.setDiagnosticHandlerCallBack(DiagnosticCollector::handle, &diagnostics);
+  auto linked = std::make_unique<llvm::Module>("fibercl-linked", context);
+  llvm::Linker linker(*linked);
+  for (const Binary *input : inputs) {
+    DecodedBinary decoded;
+    if (!input || !decodeBinary(input->bytes.data(), input->bytes.size(), decoded) ||
+        (decoded.kind != BinaryKind::CompiledObject && decoded.kind != BinaryKind::Library))
+      return failure("error: an input is not a compiled object or library\n");
+    auto m = llvm::parseBitcodeFile(llvm::MemoryBufferRef(decoded.bitcode, "input"), context);
+    if (!m)
+      return failure("error: corrupt input: " + llvm::toString(m.takeError()) + "\n");
+    if (linked->getTargetTriple().empty()) {
+      linked->setTargetTriple((*m)->getTargetTriple());
+      linked->setDataLayout((*m)->getDataLayout());
+    }
+    if (linker.linkInModule(std::move(*m)))
+      return failure(diagnostics.text.empty() ? "error: linking failed\n" : diagnostics.text);
+  }
+  if (createLibrary) {
+    Result r;
+    r.success = true;
+    r.log = diagnostics.text;
+    r.binary = encodeBinary(BinaryKind::Library, {}, toBitcode(*linked));
+    return r;
+  }
+  return executableFrom(*linked, parsed, diagnostics.text);
+}
+
+Result build(const std::string &source, const std::string &options) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Build);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  std::string key = options + '\0' + source;
+  Result cached;
+  if (buildCache().find(key, cached))
+    return cached;
+  llvm::LLVMContext context;
+  std::string log;
+  auto m = compileSource(context, source, parsed, {}, log);
+  if (!m)
+    return failure(std::move(log));
+  Result r = executableFrom(*m, parsed, std::move(log));
+  if (r.success)
+    buildCache().store(key, r);
+  return r;
+}
+
+Result buildFromBinary(const Binary &binary, const std::string &options) {
+  DecodedBinary decoded;
+  if (!decodeBinary(binary.bytes.data(), binary.bytes.size(), decoded))
+    return failure("error: not a FiberCL binary\n");
+  if (decoded.kind == BinaryKind::Executable) {
+    Result r;
+    r.success = true;
+    r.binary = binary;
+    r.kernels = std::move(decoded.kernels);
+    return r;
+  }
+  // The build options were applied when the object was compiled.
+  return link({&binary}, "", false);
+}
+
+BinaryKind inspect(const uint8_t *bytes, size_t size) {
+  DecodedBinary decoded;
+  return decodeBinary(bytes, size, decoded) ? decoded.kind : BinaryKind::None;
+}
+
+std::vector<KernelInfo> kernelsOf(const Binary &executable) {
+  DecodedBinary decoded;
+  if (!decodeBinary(executable.bytes.data(), executable.bytes.size(), decoded))
+    return {};
+  return decoded.kernels;
+}
+
+} // namespace fibercl::compiler

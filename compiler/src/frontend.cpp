@@ -1,0 +1,110 @@
+// Runs Clang in-process: the source and any clCompileProgram headers live in an
+// in-memory file system overlaid on the real one (so -I directories still work).
+// Clang emits unoptimised IR; FiberCL's own pipeline (pipeline.cpp) optimises it.
+#include "frontend.hpp"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace fibercl::compiler {
+namespace {
+
+// Where the in-memory sources appear; diagnostics name the main file "<source>".
+constexpr const char *kVirtualDir = "/fibercl-input";
+constexpr const char *kMainFile = "/fibercl-input/<source>";
+
+std::vector<std::string> cc1Arguments(const BuildOptions &options) {
+  std::vector<std::string> args = {
+      "-triple", "x86_64-unknown-linux-gnu",
+      // SPIR-like address-space numbers (global 1, constant 2, local 3, generic 4):
+      // the passes need to tell __local from the rest. The x86 backend treats every
+      // address space below 256 as the flat one, so casts between them are free.
+      "-ffake-address-space-map",
+      // Builtin declarations from Clang's tables, not the 800 KB opencl-c.h header.
+      "-finclude-default-header", "-fdeclare-opencl-builtins",
+      "-cl-ext=" FIBERCL_CL_EXT,
+      "-cl-kernel-arg-info",
+      // Unoptimised IR without optnone: our pipeline optimises for the host.
+      "-O2", "-disable-llvm-passes",
+      "-resource-dir", FIBERCL_CLANG_RESOURCE_DIR,
+      "-internal-isystem", FIBERCL_CLANG_RESOURCE_DIR "/include",
+      "-ffp-contract=on",
+      "-I", kVirtualDir,
+  };
+  args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
+  if (options.debugInfo) {
+    args.push_back("-debug-info-kind=constructor");
+    args.push_back("-dwarf-version=4");
+  } else {
+    // Line tables cost little and let reports name file:line.
+    args.push_back("-debug-info-kind=line-tables-only");
+  }
+  for (const auto &a : options.clangArgs)
+    args.push_back(a);
+  args.push_back("-x");
+  args.push_back("cl");
+  args.push_back(kMainFile);
+  return args;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
+                                            const std::string &source,
+                                            const BuildOptions &options,
+                                            const std::vector<Header> &headers,
+                                            std::string &log) {
+  std::string diagText;
+  llvm::raw_string_ostream diagStream(diagText);
+
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOpts = new clang::DiagnosticOptions();
+  diagOpts->ShowColors = false;
+  auto *printer = new clang::TextDiagnosticPrinter(diagStream, diagOpts.get());
+
+  auto memFS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memFS->addFile(kMainFile, 0, llvm::MemoryBuffer::getMemBufferCopy(source, "<source>"));
+  for (const auto &h : headers)
+    memFS->addFile(std::string(kVirtualDir) + "/" + h.includeName, 0,
+                   llvm::MemoryBuffer::getMemBufferCopy(h.source, h.includeName));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memFS);
+
+  clang::CompilerInstance ci;
+  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+
+  auto argStrings = cc1Arguments(options);
+  std::vector<const char *> argv;
+  for (const auto &a : argStrings)
+    argv.push_back(a.c_str());
+  bool ok = clang::CompilerInvocation::CreateFromArgs(ci.getInvocation(), argv,
+                                                      ci.getDiagnostics());
+  std::unique_ptr<llvm::Module> module;
+  if (ok && !ci.getDiagnostics().hasErrorOccurred()) {
+    ci.createFileManager(overlay);
+    clang::EmitLLVMOnlyAction action(&context);
+    if (ci.ExecuteAction(action))
+      module = action.takeModule();
+  }
+  diagStream.flush();
+  // Clang prints the virtual path; users expect the name the spec's logs use.
+  std::string cleaned;
+  const std::string needle = std::string(kMainFile);
+  size_t pos = 0;
+  for (size_t hit; (hit = diagText.find(needle, pos)) != std::string::npos;
+       pos = hit + needle.size())
+    cleaned += diagText.substr(pos, hit - pos) + "<source>";
+  cleaned += diagText.substr(pos);
+  log += cleaned;
+  return module;
+}
+
+} // namespace fibercl::compiler

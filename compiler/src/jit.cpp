@@ -1,0 +1,113 @@
+// Loading an executable binary: ORC LLJIT compiles its optimised IR for the host.
+//
+// Where every symbol of the JIT-compiled code comes from:
+//   __fibercl_wg_<kernel>     the binary's IR (the only external definitions)
+//   everything else defined   the binary's IR, internal (user code + builtins library)
+//   __fibercl_host_*, printf  the runtime, as absolute symbols (compiler::HostSymbols)
+//   sinf, exp, memcpy, ...    the C library and libm of this process, looked up by the
+//                             generators (pipeline.cpp's checkUndefined only lets
+//                             through names LLVM knows as library functions)
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "binary_format.hpp"
+#include "fibercl/compiler/compiler.hpp"
+#include "host_target.hpp"
+#include "passes/passes.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+class JitExecutable final : public Executable {
+public:
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::vector<KernelInfo> kernelTable;
+  std::map<std::string, fcl_work_group_fn> entries;
+
+  const std::vector<KernelInfo> &kernels() const override { return kernelTable; }
+  fcl_work_group_fn entry(const std::string &kernelName) const override {
+    auto it = entries.find(kernelName);
+    return it == entries.end() ? nullptr : it->second;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSymbols,
+                                 std::string &error) {
+  DecodedBinary decoded;
+  if (!decodeBinary(binary.bytes.data(), binary.bytes.size(), decoded) ||
+      decoded.kind != BinaryKind::Executable) {
+    error = "not a FiberCL executable binary";
+    return nullptr;
+  }
+  if (!createHostTargetMachine()) { // also initialises the native target once
+    error = "this host CPU is not supported by LLVM";
+    return nullptr;
+  }
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(decoded.bitcode, "fibercl-executable"), *context);
+  if (!module) {
+    error = "corrupt binary: " + llvm::toString(module.takeError());
+    return nullptr;
+  }
+
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    error = llvm::toString(jtmb.takeError());
+    return nullptr;
+  }
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) {
+    error = llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+
+  llvm::orc::SymbolMap symbols;
+  for (const auto &[name, address] : hostSymbols)
+    symbols[(*jit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                              llvm::JITSymbolFlags::Exported |
+                                                  llvm::JITSymbolFlags::Callable};
+  if (auto err = dylib.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  if (auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix))
+    dylib.addGenerator(std::move(*libm));
+  else
+    llvm::consumeError(libm.takeError());
+  if (auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix))
+    dylib.addGenerator(std::move(*process));
+  else
+    llvm::consumeError(process.takeError());
+
+  if (auto err = (*jit)->addIRModule(
+          llvm::orc::ThreadSafeModule(std::move(*module), std::move(context)))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+
+  auto executable = std::make_unique<JitExecutable>();
+  for (const KernelInfo &k : decoded.kernels) {
+    auto address = (*jit)->lookup(workGroupName(k.name));
+    if (!address) {
+      error = "cannot compile kernel '" + k.name + "': " + llvm::toString(address.takeError());
+      return nullptr;
+    }
+    executable->entries[k.name] = address->toPtr<fcl_work_group_fn>();
+  }
+  executable->kernelTable = std::move(decoded.kernels);
+  executable->jit = std::move(*jit);
+  return executable;
+}
+
+} // namespace fibercl::compiler

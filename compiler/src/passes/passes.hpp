@@ -1,0 +1,76 @@
+// FiberCL's LLVM passes (new pass manager, one per file). pipeline.cpp runs them in
+// order and says why that order.
+//
+// Naming: for a kernel K the passes create
+//   K.fibercl.body(K's params..., ptr ctx, i32 x, i32 y, i32 z) -- one work-item
+//   K.fibercl.item(ptr args, ptr ctx, i32 x, i32 y, i32 z)       -- fcl_item_fn (barriers)
+//   __fibercl_wg_K(ptr args, ptr ctx)                             -- fcl_work_group_fn
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+#include <string>
+
+namespace llvm {
+class DILocation;
+class DISubprogram;
+class Function;
+} // namespace llvm
+
+namespace fibercl::compiler {
+
+std::string bodyName(llvm::StringRef kernel);
+std::string itemName(llvm::StringRef kernel);
+std::string workGroupName(llvm::StringRef kernel);
+
+// Function attributes the passes leave on a kernel body for the ones that follow and
+// for the kernel table.
+inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kernel name
+inline constexpr const char *kBarriersAttr = "fibercl-barriers";         // has barriers
+inline constexpr const char *kPrintfAttr = "fibercl-printf";             // calls printf
+inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // bytes
+inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
+
+// Gives a generated function `f` an artificial debug subprogram modelled on `like`
+// (same unit and file), so code inlined into it keeps valid source locations. Returns
+// the location to put on the calls it makes, or nullptr when there is no debug info.
+llvm::DILocation *giveSubprogram(llvm::Function &f, llvm::DISubprogram *like);
+
+// Returns the body of kernel `name`, or nullptr.
+llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
+
+// Creates K.fibercl.body for every kernel K: a function taking K's parameters plus the
+// work-item coordinates, that calls K (inlined later).
+struct KernelBodyPass : llvm::PassInfoMixin<KernelBodyPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Makes every function but the kernel bodies internal and always-inline, so each body
+// becomes one function (OpenCL C has no recursion and no function pointers), and
+// drops optnone/noinline and the target attributes the builtins were compiled with.
+struct InlinePreparationPass : llvm::PassInfoMixin<InlinePreparationPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Replaces the builtins library's markers (__fibercl_local_id, __fibercl_ctx,
+// __fibercl_barrier; see kernel_abi.h) inside each body by the body's parameters and
+// by calls to the runtime's barrier, numbering barrier call sites.
+struct WorkItemMarkersPass : llvm::PassInfoMixin<WorkItemMarkersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Turns kernel-scope __local variables into offsets in the work-group's local block
+// (ctx->local_mem), per kernel body, recording the block's static size.
+struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Creates __fibercl_wg_K for every kernel: a visible loop over the work-items for
+// barrier-free kernels (so the vectoriser works across work-items), or a call to the
+// runtime's fiber-based item runner for kernels with barriers. Removes the original
+// kernels.
+struct WorkGroupFunctionPass : llvm::PassInfoMixin<WorkGroupFunctionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+} // namespace fibercl::compiler

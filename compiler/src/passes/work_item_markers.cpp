@@ -1,0 +1,72 @@
+// WorkItemMarkersPass (passes.hpp): after inlining, each kernel body contains the
+// builtins library's markers; they become the body's own parameters, so that in a
+// work-group loop the local id is the loop's induction variable.
+#include "passes.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include "fibercl/kernel_abi.h"
+
+namespace fibercl::compiler {
+
+llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
+                                                 llvm::ModuleAnalysisManager &) {
+  llvm::LLVMContext &c = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(c);
+  llvm::Type *ptr = llvm::PointerType::get(c, 0);
+  llvm::FunctionCallee hostBarrier = m.getOrInsertFunction(
+      FIBERCL_HOST_BARRIER, llvm::FunctionType::get(llvm::Type::getVoidTy(c),
+                                                    {ptr, i32, i32}, false));
+  uint32_t nextSite = 1;
+
+  for (llvm::Function &body : m) {
+    if (!body.hasFnAttribute(kKernelAttr))
+      continue;
+    unsigned n = body.arg_size() - 4;
+    llvm::Value *ctx = body.getArg(n);
+    llvm::Value *ids[3] = {body.getArg(n + 1), body.getArg(n + 2), body.getArg(n + 3)};
+    bool barriers = false, printf = false;
+
+    std::vector<llvm::CallInst *> calls;
+    for (llvm::BasicBlock &bb : body)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+          if (llvm::Function *callee = call->getCalledFunction())
+            calls.push_back(call);
+
+    for (llvm::CallInst *call : calls) {
+      llvm::StringRef name = call->getCalledFunction()->getName();
+      llvm::IRBuilder<> b(call);
+      if (name == "__fibercl_local_id") {
+        llvm::Value *d = call->getArgOperand(0);
+        llvm::Value *v = llvm::ConstantInt::get(i32, 0);
+        for (int k = 2; k >= 0; --k)
+          v = b.CreateSelect(b.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), k)),
+                             ids[k], v);
+        call->replaceAllUsesWith(b.CreateZExtOrTrunc(v, call->getType()));
+        call->eraseFromParent();
+      } else if (name == "__fibercl_ctx") {
+        call->replaceAllUsesWith(b.CreatePointerBitCastOrAddrSpaceCast(ctx, call->getType()));
+        call->eraseFromParent();
+      } else if (name == "__fibercl_barrier") {
+        barriers = true;
+        llvm::Value *flags = b.CreateZExtOrTrunc(call->getArgOperand(0), i32);
+        llvm::CallInst *host =
+            b.CreateCall(hostBarrier, {ctx, llvm::ConstantInt::get(i32, nextSite++), flags});
+        host->setDebugLoc(call->getDebugLoc());
+        call->eraseFromParent();
+      } else if (name == "printf") {
+        printf = true;
+      }
+    }
+    if (barriers)
+      body.addFnAttr(kBarriersAttr);
+    if (printf)
+      body.addFnAttr(kPrintfAttr);
+  }
+  return llvm::PreservedAnalyses::none();
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,175 @@
+// The one place that lists FiberCL's pipeline from linked IR to optimised IR, and why
+// it is in this order.
+//
+//  1. Kernel metadata is read first, before anything renames or inlines the kernels.
+//  2. The builtins library is linked (only what the program uses) before the FiberCL
+//     passes, because work-item functions and barrier() are implemented there in
+//     terms of the markers the passes replace.
+//  3. KernelBodyPass wraps each kernel in a body that takes the work-item coordinates;
+//     InlinePreparation + AlwaysInliner then make each body a single function, so
+//     every marker ends up in a body (where the coordinates are parameters) and
+//     kernels called by kernels are handled like any other callee.
+//  4. WorkItemMarkersPass replaces the markers; LocalMemoryPass replaces __local
+//     variables by offsets (after inlining, their uses are all in bodies).
+//  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
+//     the bodies into them, which is what exposes the work-item loop to the
+//     vectoriser.
+//  6. Everything but the entry points is internalised, host CPU attributes are set,
+//     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
+//     needs its cost model).
+#include "pipeline.hpp"
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include "debug.hpp"
+#include "fibercl/builtins.hpp"
+#include "host_target.hpp"
+#include "kernel_metadata.hpp"
+#include "passes/passes.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+bool linkBuiltins(llvm::Module &m, std::string &log) {
+  llvm::StringRef bytes(reinterpret_cast<const char *>(builtins::bitcode()),
+                        builtins::bitcodeSize());
+  auto lazy = llvm::getOwningLazyBitcodeModule(
+      llvm::MemoryBuffer::getMemBuffer(bytes, "fibercl-builtins", false), m.getContext());
+  if (!lazy) {
+    log += "internal error: cannot read the builtins library: " +
+           llvm::toString(lazy.takeError()) + "\n";
+    return false;
+  }
+  (*lazy)->setDataLayout(m.getDataLayout());
+  (*lazy)->setTargetTriple(m.getTargetTriple());
+  if (llvm::Linker::linkModules(m, std::move(*lazy), llvm::Linker::LinkOnlyNeeded)) {
+    log += "internal error: cannot link the builtins library\n";
+    return false;
+  }
+  return true;
+}
+
+// A declaration left after linking must be provided by the runtime, by LLVM, or by
+// the C library's math functions; anything else is an undefined function.
+bool checkUndefined(const llvm::Module &m, std::string &log) {
+  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
+  bool ok = true;
+  for (const llvm::Function &f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty())
+      continue;
+    llvm::StringRef name = f.getName();
+    llvm::LibFunc libFunc;
+    if (name.starts_with("__fibercl_") || name == "printf" ||
+        (!name.starts_with("_Z") && tlii.getLibFunc(name, libFunc)))
+      continue;
+    log += "error: undefined function '" + llvm::demangle(name.str()) +
+           "' (no definition in the program or the OpenCL C library)\n";
+    ok = false;
+  }
+  return ok;
+}
+
+enum class Then { Nothing, O0, O3 };
+
+void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
+               llvm::function_ref<void(llvm::ModulePassManager &)> add) {
+  bool optimise = then == Then::O3;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions pto;
+  pto.LoopVectorization = optimise;
+  pto.SLPVectorization = optimise;
+  llvm::PassBuilder pb(tm, pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  add(mpm);
+  if (then == Then::O3)
+    mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+  else if (then == Then::O0)
+    mpm.addPass(pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0));
+  mpm.run(m, mam);
+}
+
+} // namespace
+
+bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
+                        std::vector<KernelInfo> &kernels, std::string &log) {
+  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine();
+  if (!tm) {
+    log += "internal error: this host CPU is not supported by LLVM\n";
+    return false;
+  }
+  m.setDataLayout(tm->createDataLayout());
+  m.setTargetTriple(tm->getTargetTriple().str());
+
+  kernels = readKernelMetadata(m);                      // 1
+  if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
+    return false;
+
+  runPasses(m, tm.get(), Then::Nothing, [](llvm::ModulePassManager &mpm) {
+    mpm.addPass(KernelBodyPass());                      // 3
+    mpm.addPass(InlinePreparationPass());
+    mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+    mpm.addPass(WorkItemMarkersPass());                 // 4
+    mpm.addPass(LocalMemoryPass());
+    mpm.addPass(WorkGroupFunctionPass());               // 5
+  });
+
+  for (KernelInfo &k : kernels) {
+    llvm::Function *body = findBody(m, k.name);
+    if (!body) {
+      log += "internal error: no body for kernel '" + k.name + "'\n";
+      return false;
+    }
+    k.usesBarriers = body->hasFnAttribute(kBarriersAttr);
+    k.usesPrintf = body->hasFnAttribute(kPrintfAttr);
+    body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10,
+                                                                         k.staticLocalSize);
+  }
+
+  for (llvm::Function &f : m) {                         // 6
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", tm->getTargetCPU());
+    f.addFnAttr("target-features", tm->getTargetFeatureString());
+  }
+  runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, [](llvm::ModulePassManager &mpm) {
+    mpm.addPass(llvm::AlwaysInlinerPass(true));
+    mpm.addPass(llvm::InternalizePass([](const llvm::GlobalValue &gv) {
+      return gv.getName().starts_with("__fibercl_wg_");
+    }));
+    mpm.addPass(llvm::GlobalDCEPass());
+  });
+
+  std::string verifyErrors;
+  llvm::raw_string_ostream vs(verifyErrors);
+  if (llvm::verifyModule(m, &vs)) {
+    log += "internal error: FiberCL produced invalid IR:\n" + vs.str();
+    return false;
+  }
+  if (debugChannel("ir")) {
+    llvm::errs() << "; FiberCL final IR (FIBERCL_DEBUG=ir)\n";
+    m.print(llvm::errs(), nullptr);
+  }
+  return true;
+}
+
+} // namespace fibercl::compiler
