@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -114,7 +114,8 @@ KernelInfo readKernel(Reader &r) {
 } // namespace
 
 Binary encodeBinary(BinaryKind kind, const std::vector<KernelInfo> &kernels,
-                    const std::string &bitcode) {
+                    const std::string &bitcode, const std::string &target,
+                    const std::string &object) {
   Writer w;
   w.raw(kMagic, sizeof kMagic);
   w.u32(kFormatVersion);
@@ -124,6 +125,8 @@ Binary encodeBinary(BinaryKind kind, const std::vector<KernelInfo> &kernels,
   for (const auto &k : kernels)
     writeKernel(w, k);
   w.str(bitcode);
+  w.str(target);
+  w.str(object);
   return Binary{kind, std::move(w.bytes)};
 }
 
@@ -143,6 +146,8 @@ bool decodeBinary(const uint8_t *bytes, size_t size, DecodedBinary &out) {
   for (uint32_t i = 0; i < nk && r.ok; ++i)
     out.kernels.push_back(readKernel(r));
   out.bitcode = r.str();
+  out.target = r.str();
+  out.object = r.str();
   return r.ok && !out.bitcode.empty();
 }
 

@@ -16,7 +16,9 @@
 
 #include "binary_format.hpp"
 #include "build_options.hpp"
+#include "disk_cache.hpp"
 #include "frontend.hpp"
+#include "host_target.hpp"
 #include "pipeline.hpp"
 
 namespace fibercl::compiler {
@@ -45,7 +47,9 @@ Result executableFrom(llvm::Module &m, const BuildOptions &options, std::string 
   r.success = true;
   r.log = std::move(log);
   r.kernels = kernels;
-  r.binary = encodeBinary(BinaryKind::Executable, kernels, toBitcode(m));
+  std::string bitcode = toBitcode(m); // before codegen, which may alter the IR
+  r.binary = encodeBinary(BinaryKind::Executable, kernels, bitcode, hostTargetKey(),
+                          emitHostObject(m));
   return r;
 }
 
@@ -155,14 +159,25 @@ Result build(const std::string &source, const std::string &options) {
   Result cached;
   if (buildCache().find(key, cached))
     return cached;
+  std::string diskKey = cacheKey(source, options);
+  if (auto bytes = cacheLoad(diskKey)) {
+    Result r;
+    r.success = true;
+    r.binary = Binary{BinaryKind::Executable, std::move(*bytes)};
+    r.kernels = kernelsOf(r.binary);
+    buildCache().store(key, r);
+    return r;
+  }
   llvm::LLVMContext context;
   std::string log;
   auto m = compileSource(context, source, parsed, {}, log);
   if (!m)
     return failure(std::move(log));
   Result r = executableFrom(*m, parsed, std::move(log));
-  if (r.success)
+  if (r.success) {
     buildCache().store(key, r);
+    cacheStore(diskKey, r.binary.bytes);
+  }
   return r;
 }
 

@@ -80,6 +80,7 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
 
   clang::CompilerInstance ci;
   ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  ci.setVerboseOutputStream(diagStream); // "N errors generated." goes to the log too
 
   auto argStrings = cc1Arguments(options);
   std::vector<const char *> argv;

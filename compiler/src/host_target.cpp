@@ -31,3 +31,36 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
 }
 
 } // namespace fibercl::compiler
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace fibercl::compiler {
+
+std::string hostTargetKey() {
+  static const std::string key = [] {
+    auto tm = createHostTargetMachine();
+    if (!tm)
+      return std::string();
+    return tm->getTargetTriple().str() + ";" + tm->getTargetCPU().str() + ";" +
+           tm->getTargetFeatureString().str();
+  }();
+  return key;
+}
+
+std::string emitHostObject(llvm::Module &module) {
+  auto tm = createHostTargetMachine();
+  if (!tm)
+    return {};
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm; // codegen still runs on the legacy pass manager
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return {};
+  pm.run(module);
+  return std::string(object.begin(), object.end());
+}
+
+} // namespace fibercl::compiler

@@ -13,3 +13,20 @@ namespace fibercl::compiler {
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine();
 
 } // namespace fibercl::compiler
+
+#include <string>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace fibercl::compiler {
+
+// Names the host CPU and its features: machine code is reusable where this matches.
+std::string hostTargetKey();
+
+// Compiles `module` (already optimised) to an ELF relocatable object for the host.
+// Returns an empty string on failure.
+std::string emitHostObject(llvm::Module &module);
+
+} // namespace fibercl::compiler

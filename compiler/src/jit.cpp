@@ -50,14 +50,6 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
     error = "this host CPU is not supported by LLVM";
     return nullptr;
   }
-  auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(decoded.bitcode, "fibercl-executable"), *context);
-  if (!module) {
-    error = "corrupt binary: " + llvm::toString(module.takeError());
-    return nullptr;
-  }
-
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     error = llvm::toString(jtmb.takeError());
@@ -90,10 +82,26 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
   else
     llvm::consumeError(process.takeError());
 
-  if (auto err = (*jit)->addIRModule(
-          llvm::orc::ThreadSafeModule(std::move(*module), std::move(context)))) {
-    error = llvm::toString(std::move(err));
-    return nullptr;
+  if (!decoded.object.empty() && decoded.target == hostTargetKey()) {
+    // Machine code compiled for this kind of CPU: link it as it is.
+    if (auto err = (*jit)->addObjectFile(
+            llvm::MemoryBuffer::getMemBufferCopy(decoded.object, "fibercl-object"))) {
+      error = llvm::toString(std::move(err));
+      return nullptr;
+    }
+  } else {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto module = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(decoded.bitcode, "fibercl-executable"), *context);
+    if (!module) {
+      error = "corrupt binary: " + llvm::toString(module.takeError());
+      return nullptr;
+    }
+    if (auto err = (*jit)->addIRModule(
+            llvm::orc::ThreadSafeModule(std::move(*module), std::move(context)))) {
+      error = llvm::toString(std::move(err));
+      return nullptr;
+    }
   }
 
   auto executable = std::make_unique<JitExecutable>();

@@ -1,0 +1,100 @@
+// On-disk cache of executable binaries (disk_cache.hpp). Entries are written to a
+// temporary file and renamed, so concurrent processes never read a partial entry.
+#include "disk_cache.hpp"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/xxhash.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "binary_format.hpp"
+#include "fibercl/builtins.hpp"
+#include "host_target.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+// Changes whenever FiberCL's compiler is rebuilt (this file is compiled with it).
+const char *const kBuildStamp = __DATE__ " " __TIME__;
+
+std::string cacheDirectory() {
+  const char *enabled = std::getenv("FIBERCL_CACHE");
+  if (enabled && std::string(enabled) == "0")
+    return {};
+  if (const char *dir = std::getenv("FIBERCL_CACHE_DIR"))
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"))
+    return std::string(xdg) + "/fibercl";
+  if (const char *home = std::getenv("HOME"))
+    return std::string(home) + "/.cache/fibercl";
+  return {};
+}
+
+bool makeDirectories(const std::string &path) {
+  for (size_t pos = 1; pos != std::string::npos;) {
+    pos = path.find('/', pos + 1);
+    std::string prefix = path.substr(0, pos);
+    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::string cacheKey(const std::string &source, const std::string &options) {
+  static const uint64_t builtinsHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+      builtins::bitcode(), builtins::bitcodeSize()));
+  llvm::SHA256 sha;
+  auto add = [&](llvm::StringRef s) {
+    uint64_t n = s.size();
+    sha.update(llvm::StringRef(reinterpret_cast<const char *>(&n), sizeof n));
+    sha.update(s);
+  };
+  add(kBuildStamp);
+  add(std::to_string(builtinsHash));
+  add(hostTargetKey());
+  add(options);
+  add(source);
+  return llvm::toHex(sha.final(), /*LowerCase=*/true);
+}
+
+std::optional<std::vector<uint8_t>> cacheLoad(const std::string &key) {
+  std::string dir = cacheDirectory();
+  if (dir.empty())
+    return std::nullopt;
+  std::ifstream in(dir + "/" + key + ".bin", std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  DecodedBinary decoded;
+  if (!decodeBinary(bytes.data(), bytes.size(), decoded) ||
+      decoded.kind != BinaryKind::Executable)
+    return std::nullopt; // damaged entry: rebuild (and overwrite it)
+  return bytes;
+}
+
+void cacheStore(const std::string &key, const std::vector<uint8_t> &bytes) {
+  std::string dir = cacheDirectory();
+  if (dir.empty() || !makeDirectories(dir))
+    return;
+  std::string final = dir + "/" + key + ".bin";
+  std::string temp = final + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+    if (!out)
+      return (void)std::remove(temp.c_str());
+  }
+  if (std::rename(temp.c_str(), final.c_str()) != 0)
+    std::remove(temp.c_str());
+}
+
+} // namespace fibercl::compiler

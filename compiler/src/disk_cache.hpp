@@ -1,0 +1,20 @@
+// On-disk cache of executable binaries built from source, keyed by a hash of
+// everything that affects the code: FiberCL's build, the builtins library, the host
+// CPU, the options and the source.
+//
+// FIBERCL_CACHE_DIR picks the directory (default $XDG_CACHE_HOME/fibercl or
+// ~/.cache/fibercl); FIBERCL_CACHE=0 turns the cache off.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fibercl::compiler {
+
+std::string cacheKey(const std::string &source, const std::string &options);
+
+std::optional<std::vector<uint8_t>> cacheLoad(const std::string &key);
+void cacheStore(const std::string &key, const std::vector<uint8_t> &bytes);
+
+} // namespace fibercl::compiler
