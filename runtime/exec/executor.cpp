@@ -1,0 +1,327 @@
+// The executor: worker threads, the job queue, helping host threads and completion.
+#include "runtime/exec/executor.hpp"
+
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <vector>
+
+#include "runtime/exec/group_launch.hpp"
+#include "runtime/exec/job.hpp"
+#include "runtime/exec/runner.hpp"
+
+namespace fibercl::exec {
+namespace {
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Iterations of the idle spin before sleeping (a pause is ~10-140 cycles).
+constexpr int kWorkerSpin = 2000;
+constexpr int kHelperSpin = 4000;
+
+unsigned threadsFromEnv() {
+  if (const char *env = std::getenv("FIBERCL_THREADS")) {
+    long v = std::strtol(env, nullptr, 10);
+    if (v > 0 && v <= 1024)
+      return unsigned(v);
+  }
+  unsigned hc = std::thread::hardware_concurrency();
+  return hc ? hc : 1;
+}
+
+} // namespace
+
+using JobRef = std::shared_ptr<Job>;
+
+struct Executor::Impl {
+  unsigned threads = 1;
+  size_t stackSize = 0;
+  std::atomic<uint64_t> stacksCreated{0};
+  std::atomic<uint64_t> fiberGroups{0};
+
+  std::mutex m;
+  std::condition_variable workCv;   // idle workers
+  std::condition_variable helperCv; // idle helping host threads
+  std::deque<JobRef> queue;         // jobs with units not yet taken (guarded by m)
+  std::atomic<size_t> queued{0};    // queue.size(), readable without m
+  int sleepingWorkers = 0;          // guarded by m
+  std::atomic<int> sleepingHelpers{0};
+  bool stop = false;
+
+  std::vector<std::unique_ptr<Runner>> workerRunners;
+  std::vector<std::unique_ptr<Runner>> idleHelperRunners; // guarded by m
+  std::vector<std::thread> workers;
+
+  std::unique_ptr<Runner> newRunner() {
+    return std::make_unique<Runner>(stackSize, &stacksCreated, &fiberGroups);
+  }
+
+  // Under m: the first queued job that still has units, dropping exhausted ones.
+  JobRef frontWithWork() {
+    while (!queue.empty()) {
+      if (!queue.front()->exhausted())
+        return queue.front();
+      queue.pop_front();
+      queued.store(queue.size(), std::memory_order_relaxed);
+    }
+    return nullptr;
+  }
+
+  void removeJob(Job *job) {
+    std::lock_guard<std::mutex> lk(m);
+    for (auto it = queue.begin(); it != queue.end(); ++it)
+      if (it->get() == job) {
+        queue.erase(it);
+        queued.store(queue.size(), std::memory_order_relaxed);
+        break;
+      }
+  }
+
+  void submit(JobRef job) {
+    uint64_t chunks = (job->total + job->chunk - 1) / job->chunk;
+    int wake;
+    bool helpers;
+    {
+      std::lock_guard<std::mutex> lk(m);
+      queue.push_back(std::move(job));
+      queued.store(queue.size(), std::memory_order_relaxed);
+      wake = chunks < uint64_t(sleepingWorkers) ? int(chunks) : sleepingWorkers;
+      helpers = sleepingHelpers.load(std::memory_order_relaxed) > 0;
+    }
+    if (wake >= int(threads))
+      workCv.notify_all();
+    else
+      for (int i = 0; i < wake; ++i)
+        workCv.notify_one();
+    if (helpers)
+      helperCv.notify_all();
+  }
+
+  // Called by the runner that completed the last unit; no lock held.
+  void finish(Job &job) noexcept {
+    Done done = std::move(job.done);
+    int32_t status = job.status.load(std::memory_order_acquire);
+    if (done)
+      done(status);
+    // Pairs with the fence in helpUntil: either the helper sees finished() or we see
+    // it sleeping and wake it.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleepingHelpers.load(std::memory_order_relaxed) > 0) {
+      std::lock_guard<std::mutex> lk(m);
+      helperCv.notify_all();
+    }
+  }
+
+  void complete(Job &job, uint64_t units) noexcept {
+    if (units == 0)
+      return;
+    if (job.completed.fetch_add(units, std::memory_order_acq_rel) + units == job.total)
+      finish(job);
+  }
+
+  void runHostUnit(Job &job) noexcept {
+    int32_t st;
+    try {
+      st = job.host();
+    } catch (const std::bad_alloc &) {
+      st = kOutOfHostMemory;
+    } catch (...) {
+      st = kOutOfResources;
+    }
+    if (st != kComplete) {
+      int32_t expected = kComplete;
+      job.status.compare_exchange_strong(expected, st);
+    }
+  }
+
+  // Takes and runs chunks of `job` until none is left. `getRunner()` gives the
+  // calling thread's runner (a helping host thread borrows one only when it first
+  // runs a work-group).
+  template <typename GetRunner> void runUnits(Job &job, GetRunner &&getRunner) {
+    for (;;) {
+      uint64_t begin = job.next.fetch_add(job.chunk, std::memory_order_acq_rel);
+      if (begin >= job.total)
+        break;
+      uint64_t end = begin + job.chunk < job.total ? begin + job.chunk : job.total;
+      uint64_t withdrawn = 0;
+      if (job.status.load(std::memory_order_relaxed) == kComplete) {
+        if (job.isHost)
+          runHostUnit(job);
+        else
+          withdrawn = runGroups(getRunner(), job, begin, end);
+      }
+      complete(job, (end - begin) + withdrawn);
+      if (end == job.total)
+        break; // that was the last chunk: no need to look again
+    }
+    // Nobody may take units any more: drop it from the queue. (The job may already be
+    // finished and released by others; the caller holds a reference.)
+    removeJob(&job);
+  }
+
+  void workerMain(unsigned index) {
+    Runner &r = *workerRunners[index];
+    setCurrentRunner(&r);
+    r.alt.install();
+    auto get = [&]() -> Runner & { return r; };
+    for (;;) {
+      JobRef job;
+      {
+        std::unique_lock<std::mutex> lk(m);
+        for (;;) {
+          if (stop)
+            break;
+          job = frontWithWork();
+          if (job)
+            break;
+          // Spin a little outside the lock: a new job often follows shortly.
+          lk.unlock();
+          for (int i = 0; i < kWorkerSpin; ++i) {
+            if (queued.load(std::memory_order_relaxed) != 0)
+              break;
+            cpuRelax();
+          }
+          lk.lock();
+          if (stop)
+            break;
+          job = frontWithWork();
+          if (job)
+            break;
+          ++sleepingWorkers;
+          workCv.wait(lk);
+          --sleepingWorkers;
+        }
+      }
+      if (!job)
+        break;
+      runUnits(*job, get);
+    }
+    r.alt.uninstall();
+    setCurrentRunner(nullptr);
+  }
+};
+
+Executor::Executor(unsigned threads) : impl_(std::make_unique<Impl>()) {
+  Impl &I = *impl_;
+  I.threads = threads ? threads : threadsFromEnv();
+  I.stackSize = defaultStackSize();
+  for (unsigned i = 0; i < I.threads; ++i)
+    I.workerRunners.push_back(I.newRunner());
+  I.workers.reserve(I.threads);
+  for (unsigned i = 0; i < I.threads; ++i)
+    I.workers.emplace_back([&I, i] { I.workerMain(i); });
+}
+
+Executor::~Executor() {
+  {
+    std::lock_guard<std::mutex> lk(impl_->m);
+    impl_->stop = true;
+  }
+  impl_->workCv.notify_all();
+  for (auto &t : impl_->workers)
+    t.join();
+}
+
+unsigned Executor::workerCount() const { return impl_->threads; }
+
+void Executor::runNDRange(NDRange range, Done done) {
+  installFaultHandlers();
+  auto job = std::make_shared<Job>();
+  job->range = std::move(range);
+  job->done = std::move(done);
+  prepareNDRange(*job, impl_->threads + 1);
+  if (job->total == 0 || job->range.entry == nullptr) {
+    // Nothing to run (a zero-sized NDRange is a no-op).
+    if (job->done)
+      job->done(job->range.entry || job->total == 0 ? kComplete : kOutOfResources);
+    return;
+  }
+  impl_->submit(std::move(job));
+}
+
+void Executor::runHost(std::function<int32_t()> work, Done done) {
+  auto job = std::make_shared<Job>();
+  job->isHost = true;
+  job->host = std::move(work);
+  job->done = std::move(done);
+  impl_->submit(std::move(job));
+}
+
+void Executor::helpUntil(const std::function<bool()> &finished) {
+  Impl &I = *impl_;
+  // A runner is borrowed only if this thread actually runs work-groups.
+  std::unique_ptr<Runner> runner;
+  Runner *previous = currentRunner();
+  auto get = [&]() -> Runner & {
+    if (!runner) {
+      {
+        std::lock_guard<std::mutex> lk(I.m);
+        if (!I.idleHelperRunners.empty()) {
+          runner = std::move(I.idleHelperRunners.back());
+          I.idleHelperRunners.pop_back();
+        }
+      }
+      if (!runner)
+        runner = I.newRunner();
+      runner->alt.install();
+      setCurrentRunner(runner.get());
+    }
+    return *runner;
+  };
+
+  while (!finished()) {
+    JobRef job;
+    if (I.queued.load(std::memory_order_relaxed) != 0) {
+      std::lock_guard<std::mutex> lk(I.m);
+      job = I.frontWithWork();
+    }
+    if (job) {
+      I.runUnits(*job, get);
+      continue;
+    }
+    bool ready = false;
+    for (int i = 0; i < kHelperSpin && !ready; ++i) {
+      if ((i & 15) == 0 && finished()) {
+        ready = true;
+        break;
+      }
+      if (I.queued.load(std::memory_order_relaxed) != 0)
+        ready = true;
+      cpuRelax();
+    }
+    if (ready)
+      continue;
+    std::unique_lock<std::mutex> lk(I.m);
+    I.sleepingHelpers.fetch_add(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    while (!finished() && I.queue.empty())
+      I.helperCv.wait(lk);
+    I.sleepingHelpers.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  if (runner) {
+    runner->alt.uninstall();
+    setCurrentRunner(previous);
+    std::lock_guard<std::mutex> lk(I.m);
+    I.idleHelperRunners.push_back(std::move(runner));
+  }
+}
+
+uint64_t Executor::stacksCreated() const {
+  return impl_->stacksCreated.load(std::memory_order_relaxed);
+}
+
+uint64_t Executor::fiberGroupsRun() const {
+  return impl_->fiberGroups.load(std::memory_order_relaxed);
+}
+
+} // namespace fibercl::exec

@@ -1,0 +1,201 @@
+// Kernel faults: SIGSEGV/SIGBUS/SIGFPE/SIGILL raised while a work-group runs are
+// reported on stderr and turned into a failed command (the runner jumps back to its
+// recovery point); any other fault goes to the handler that was installed before ours.
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime/exec/runner.hpp"
+
+namespace fibercl::exec {
+namespace {
+
+// initial-exec: the signal handler must read it without __tls_get_addr allocating.
+__attribute__((tls_model("initial-exec"))) thread_local Runner *tlsRunner = nullptr;
+
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+
+// The handlers in place before ours. Signal dispositions are process-wide, so this
+// is process-wide too (it is not scheduler state).
+struct PreviousHandlers {
+  struct sigaction old[4];
+};
+PreviousHandlers &previous() {
+  static PreviousHandlers p;
+  return p;
+}
+
+const char *describe(int sig, int code, bool stackOverflow) {
+  if (stackOverflow)
+    return "stack overflow";
+  switch (sig) {
+  case SIGFPE:
+    switch (code) {
+    case FPE_INTDIV: return "integer divide by zero";
+    case FPE_INTOVF: return "integer overflow";
+    case FPE_FLTDIV: return "floating-point divide by zero";
+    case FPE_FLTOVF: return "floating-point overflow";
+    case FPE_FLTUND: return "floating-point underflow";
+    case FPE_FLTRES: return "floating-point inexact result";
+    case FPE_FLTINV: return "invalid floating-point operation";
+    default: return "arithmetic exception";
+    }
+  case SIGSEGV:
+    return code == SEGV_ACCERR ? "invalid memory access (permission denied)"
+                               : "invalid memory access (address not mapped)";
+  case SIGBUS: return "bus error (misaligned or unbacked memory access)";
+  case SIGILL: return "illegal instruction";
+  default: return "fault";
+  }
+}
+
+const char *signalName(int sig) {
+  switch (sig) {
+  case SIGSEGV: return "SIGSEGV";
+  case SIGBUS: return "SIGBUS";
+  case SIGFPE: return "SIGFPE";
+  case SIGILL: return "SIGILL";
+  default: return "signal";
+  }
+}
+
+void chain(int sig, siginfo_t *info, void *uc) {
+  int i = 0;
+  while (kSignals[i] != sig)
+    ++i;
+  const struct sigaction &old = previous().old[i];
+  if (old.sa_flags & SA_SIGINFO) {
+    if (old.sa_sigaction) {
+      old.sa_sigaction(sig, info, uc);
+      return;
+    }
+  } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+    old.sa_handler(sig);
+    return;
+  }
+  // Default action: restore it and return; the faulting instruction runs again and
+  // the process dies as it would have without FiberCL.
+  struct sigaction dfl;
+  std::memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+}
+
+void onFault(int sig, siginfo_t *info, void *ucv) {
+  Runner *r = tlsRunner;
+  if (!r || !r->inKernel) {
+    chain(sig, info, ucv);
+    return;
+  }
+  r->inKernel = 0;
+  void *addr = info->si_addr;
+  bool overflow = false;
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    overflow = r->stacks.inAnyGuard(addr);
+    // A fault just below the stack pointer is an overflow of the runner's own stack.
+    auto *uc = static_cast<ucontext_t *>(ucv);
+    uintptr_t sp = uintptr_t(uc->uc_mcontext.gregs[REG_RSP]);
+    uintptr_t a = uintptr_t(addr);
+    if (a < sp + 256 && a + 65536 > sp)
+      overflow = true;
+  }
+  const fcl_group_ctx *c = r->group.ctx;
+  uint64_t gid[3] = {0, 0, 0};
+  if (c)
+    std::memcpy(gid, c->group_id, sizeof gid);
+  char msg[512];
+  int len;
+  if (sig == SIGSEGV || sig == SIGBUS)
+    len = std::snprintf(msg, sizeof msg,
+                        "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
+                        ",%" PRIu64 "): %s (%s at address %p)\n",
+                        r->kernelName, gid[0], gid[1], gid[2], signalName(sig),
+                        describe(sig, info->si_code, overflow), addr);
+  else
+    len = std::snprintf(msg, sizeof msg,
+                        "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
+                        ",%" PRIu64 "): %s (%s)\n",
+                        r->kernelName, gid[0], gid[1], gid[2], signalName(sig),
+                        describe(sig, info->si_code, false));
+  if (len > 0) {
+    ssize_t ignored = write(STDERR_FILENO, msg, size_t(len) < sizeof msg ? len : sizeof msg - 1);
+    (void)ignored;
+  }
+  r->faultSignal = sig;
+  abortGroup(*r);
+}
+
+} // namespace
+
+Runner *currentRunner() noexcept { return tlsRunner; }
+void setCurrentRunner(Runner *r) noexcept { tlsRunner = r; }
+
+void installFaultHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int i = 0; i < 4; ++i) {
+      struct sigaction sa;
+      std::memset(&sa, 0, sizeof sa);
+      sa.sa_sigaction = &onFault;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&sa.sa_mask);
+      sigaction(kSignals[i], &sa, &previous().old[i]);
+    }
+  });
+}
+
+void abortGroup(Runner &r) noexcept {
+  r.inKernel = 0;
+  __builtin_longjmp(reinterpret_cast<void **>(r.recover), 1);
+}
+
+AltStack::~AltStack() {
+  uninstall();
+  if (mem_)
+    munmap(mem_, size_);
+}
+
+void AltStack::install() noexcept {
+  if (installed_)
+    return;
+  if (!mem_) {
+    size_t size = 64 * 1024;
+    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED)
+      return;
+    mem_ = p;
+    size_ = size;
+  }
+  stack_t ss;
+  ss.ss_sp = mem_;
+  ss.ss_size = size_;
+  ss.ss_flags = 0;
+  if (sigaltstack(&ss, &old_) == 0)
+    installed_ = true;
+}
+
+void AltStack::uninstall() noexcept {
+  if (!installed_)
+    return;
+  // An old stack flagged SS_ONSTACK cannot be re-installed with that flag.
+  old_.ss_flags &= ~SS_ONSTACK;
+  if (old_.ss_flags & SS_DISABLE) {
+    stack_t off;
+    std::memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  } else {
+    sigaltstack(&old_, nullptr);
+  }
+  installed_ = false;
+}
+
+} // namespace fibercl::exec

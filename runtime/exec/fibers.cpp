@@ -1,0 +1,221 @@
+// Work-items of a group and barriers: the host functions FIBERCL_HOST_RUN_ITEMS and
+// FIBERCL_HOST_BARRIER. Work-items run in linear order (x fastest) on the runner's
+// stack until work-item 0 reaches a barrier; from then on each work-item has a fiber
+// (created when it is first reached) and a barrier jumps directly to the next
+// work-item, the last one back to work-item 0. Everything here runs across context
+// switches, so it is noexcept: nothing may unwind across fibers.
+#include <cinttypes>
+#include <cstdio>
+#include <new>
+
+#include "runtime/exec/runner.hpp"
+
+namespace bctx = boost::context::detail;
+
+namespace fibercl::exec {
+namespace {
+
+void localId(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) {
+  x = idx % g.lx;
+  uint32_t rest = idx / g.lx;
+  y = rest % g.ly;
+  z = rest / g.ly;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void diverge(GroupState &g, const char *what,
+                                                    int64_t site) noexcept {
+  uint32_t x, y, z;
+  localId(g, g.cur, x, y, z);
+  const fcl_group_ctx *c = g.ctx;
+  char detail[256];
+  if (g.roundSite == GroupState::kSequential)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) reached barrier #%" PRId64
+                  " but earlier work-items finished without reaching it",
+                  x, y, z, site);
+  else if (g.roundSite == GroupState::kFinish)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) %s barrier #%" PRId64
+                  " but work-item (0,0,0) finished",
+                  x, y, z, what, site);
+  else if (site < 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at "
+                  "barrier #%" PRId64,
+                  x, y, z, g.roundSite);
+  else
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
+                  " but work-item (0,0,0) waits at barrier #%" PRId64,
+                  x, y, z, site, g.roundSite);
+  std::fprintf(stderr,
+               "FiberCL: kernel '%s': barrier divergence in work-group "
+               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): %s\n",
+               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2],
+               detail);
+  std::fflush(stderr);
+  abortGroup(*g.runner);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
+  const fcl_group_ctx *c = g.ctx;
+  std::fprintf(stderr,
+               "FiberCL: kernel '%s': cannot allocate work-item stacks for "
+               "work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
+               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2]);
+  abortGroup(*g.runner);
+}
+
+void fiberMain(bctx::transfer_t t) noexcept;
+
+// Boost.Context's switch functions never throw; calling them through noexcept types
+// keeps the compiler from wrapping the calls in a terminate region (which would also
+// forbid the tail call below).
+using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
+using OntopFn = bctx::transfer_t (*)(bctx::fcontext_t, void *,
+                                     bctx::transfer_t (*)(bctx::transfer_t)) noexcept;
+const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
+const OntopFn resumeOnTop = reinterpret_cast<OntopFn>(&bctx::ontop_fcontext);
+
+// Runs on the resumed work-item's stack, first thing after a switch: records the
+// context of the work-item that was suspended.
+bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
+  *static_cast<GroupState *>(t.data)->saveSlot = t.fctx;
+  return t;
+}
+
+[[gnu::noinline]] bctx::fcontext_t newFiber(GroupState &g, uint32_t idx) noexcept {
+  Stack *s = g.runner->stacks.take();
+  if (!s)
+    outOfStacks(g);
+  g.items[idx].stack = s;
+  // Stagger the tops so the hot frames of consecutive work-items do not map to the
+  // same L1 sets (stacks are page aligned).
+  char *top = s->top() - (idx % 64) * 64 - (s->serial % 4) * 16;
+  return bctx::make_fcontext(top, size_t(top - s->limit()), &fiberMain);
+}
+
+// Starts work-item g.cur on a fresh fiber; the suspended one is recorded by fiberMain.
+[[gnu::noinline]] void startFiber(GroupState &g) noexcept {
+  bctx::fcontext_t fresh = newFiber(g, g.cur);
+  bctx::transfer_t t = jumpTo(fresh, &g);
+  // Resumed later through resumeOnTop: onResume has already recorded t.fctx.
+  (void)t;
+}
+
+// Suspends work-item `from` and resumes (or starts) work-item `to`.
+//
+// Resuming goes through ontop_fcontext: onResume runs on the target's stack and then
+// *returns* into the target. When the caller tail-calls this (the barrier), the
+// target returns straight into its work-item function at the same barrier call site
+// the suspended one left from, so the CPU's return-address predictor stays right; a
+// jump_fcontext + ret would mispredict on every switch (~20 ns here).
+inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
+  g.saveSlot = &g.items[from].ctx;
+  g.cur = to;
+  bctx::fcontext_t target = g.items[to].ctx;
+  if (__builtin_expect(target == nullptr, 0))
+    return startFiber(g);
+  // The work-item after `to` is the next one resumed: fetch its saved context (and
+  // its page's TLB entry) while `to` runs.
+  uint32_t after = to + 1 == g.n ? 0 : to + 1;
+  __builtin_prefetch(g.items[after].ctx, 1);
+  resumeOnTop(target, &g, &onResume);
+}
+
+[[noreturn]] void itemFinished(GroupState &g) noexcept {
+  uint32_t cur = g.cur;
+  if (g.roundSite != GroupState::kFinish)
+    diverge(g, "finished", -1);
+  uint32_t next = cur + 1 == g.n ? 0 : cur + 1;
+  switchTo(g, cur, next);
+  __builtin_trap(); // a finished work-item is never resumed
+}
+
+void fiberMain(bctx::transfer_t t) noexcept {
+  GroupState &g = *static_cast<GroupState *>(t.data);
+  *g.saveSlot = t.fctx; // started by jump_fcontext, not through onResume
+  uint32_t x, y, z;
+  localId(g, g.cur, x, y, z);
+  g.item(g.args, g.ctx, x, y, z);
+  itemFinished(g);
+}
+
+[[gnu::noinline]] void enterFiberMode(GroupState &g) noexcept {
+  try {
+    g.items.assign(g.n, ItemSlot{});
+  } catch (...) {
+    outOfStacks(g);
+  }
+  g.fiberMode = true;
+  g.runner->fiberGroups->fetch_add(1, std::memory_order_relaxed);
+}
+
+void releaseStacks(GroupState &g) noexcept {
+  for (uint32_t i = 1; i < g.items.size(); ++i) {
+    if (g.items[i].stack)
+      g.runner->stacks.give(g.items[i].stack);
+    g.items[i] = ItemSlot{};
+  }
+  g.fiberMode = false;
+  g.roundSite = GroupState::kSequential;
+}
+
+} // namespace
+
+void resetGroup(GroupState &g) noexcept {
+  if (g.fiberMode)
+    releaseStacks(g);
+  g.fiberMode = false;
+  g.roundSite = GroupState::kSequential;
+}
+
+} // namespace fibercl::exec
+
+using fibercl::exec::GroupState;
+
+extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
+                                         void **args) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  g.ctx = ctx;
+  g.item = item;
+  g.args = args;
+  g.lx = uint32_t(ctx->local_size[0]);
+  g.ly = uint32_t(ctx->local_size[1]);
+  g.lz = uint32_t(ctx->local_size[2]);
+  g.n = g.lx * g.ly * g.lz;
+  g.fiberMode = false;
+  g.roundSite = GroupState::kSequential;
+  uint32_t idx = 0;
+  for (uint32_t z = 0; z < g.lz; ++z)
+    for (uint32_t y = 0; y < g.ly; ++y)
+      for (uint32_t x = 0; x < g.lx; ++x, ++idx) {
+        g.cur = idx;
+        item(args, ctx, x, y, z);
+        if (g.fiberMode) {
+          // Work-item 0 returned after barriers: the others must finish too. Resume
+          // work-item 1; the last one to finish jumps back here.
+          g.roundSite = GroupState::kFinish;
+          fibercl::exec::switchTo(g, 0, 1);
+          fibercl::exec::releaseStacks(g);
+          return;
+        }
+      }
+}
+
+extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
+                                       fcl_u32 flags) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  uint32_t n = g.n;
+  if (n <= 1)
+    return;
+  uint32_t cur = g.cur;
+  if (cur == 0) {
+    if (__builtin_expect(!g.fiberMode, 0))
+      fibercl::exec::enterFiberMode(g);
+    g.roundSite = site;
+  } else if (__builtin_expect(g.roundSite != int64_t(site), 0)) {
+    fibercl::exec::diverge(g, "waits at", site);
+  }
+  fibercl::exec::switchTo(g, cur, cur + 1 == n ? 0 : cur + 1);
+}

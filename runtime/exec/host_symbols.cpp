@@ -1,0 +1,20 @@
+// The host functions JIT-compiled kernels call, by symbol name.
+#include "runtime/exec/executor.hpp"
+#include "runtime/exec/printf.hpp"
+
+extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
+                                         void **args) noexcept;
+extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
+                                       fcl_u32 flags) noexcept;
+
+namespace fibercl::exec {
+
+std::map<std::string, void *> hostSymbols() {
+  return {
+      {FIBERCL_HOST_RUN_ITEMS, reinterpret_cast<void *>(&__fibercl_host_run_items)},
+      {FIBERCL_HOST_BARRIER, reinterpret_cast<void *>(&__fibercl_host_barrier)},
+      {"printf", reinterpret_cast<void *>(&__fibercl_printf)},
+  };
+}
+
+} // namespace fibercl::exec

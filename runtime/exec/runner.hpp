@@ -1,0 +1,116 @@
+// The state of one host thread while it runs work-groups (a pool worker, or a host
+// thread helping in Executor::helpUntil): its stack pool, local-memory block, the
+// fiber state of the group it runs, and the recovery point faults jump back to.
+#pragma once
+
+#include <atomic>
+#include <csignal>
+#include <cstdint>
+#include <vector>
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include "fibercl/kernel_abi.h"
+#include "runtime/exec/stack_pool.hpp"
+
+namespace fibercl::exec {
+
+struct Runner;
+
+// One work-item's fiber: its suspended context (null until it first runs) and stack
+// (null for work-item 0, which runs on the runner's own stack).
+struct ItemSlot {
+  boost::context::detail::fcontext_t ctx = nullptr;
+  Stack *stack = nullptr;
+};
+
+// The group being run by a runner; `fcl_group_ctx::runtime` points here.
+//
+// States: sequential (fiberMode false: work-items run one after another on the
+// runner's stack, as a plain loop) -> fibered (the first barrier was reached by
+// work-item 0: every work-item gets a fiber lazily, barriers switch directly to the
+// next work-item in linear order) -> back to sequential when the group ends or is
+// aborted. `roundSite` is what the current round waits for: a barrier call site, or
+// kFinish when work-item 0 has returned, or kSequential outside fiber mode.
+struct GroupState {
+  static constexpr int64_t kSequential = -2;
+  static constexpr int64_t kFinish = -1;
+
+  Runner *runner = nullptr;
+  fcl_group_ctx *ctx = nullptr;
+  fcl_item_fn item = nullptr;
+  void **args = nullptr;
+  uint32_t lx = 1, ly = 1, lz = 1;
+  uint32_t n = 1;   // work-items in this group
+  uint32_t cur = 0; // linear local id of the running work-item
+  bool fiberMode = false;
+  int64_t roundSite = kSequential;
+  // Where the resumed side stores the context of the work-item that jumped to it.
+  boost::context::detail::fcontext_t *saveSlot = nullptr;
+  std::vector<ItemSlot> items;
+};
+
+// A sigaltstack owned by a runner, installed on the thread while it runs groups so
+// that a stack overflow in a kernel can still be reported.
+class AltStack {
+public:
+  AltStack() = default;
+  ~AltStack();
+  AltStack(const AltStack &) = delete;
+  AltStack &operator=(const AltStack &) = delete;
+  void install() noexcept;   // no-op if already installed
+  void uninstall() noexcept; // restores the thread's previous alternate stack
+
+private:
+  void *mem_ = nullptr;
+  size_t size_ = 0;
+  stack_t old_{};
+  bool installed_ = false;
+};
+
+struct Runner {
+  Runner(size_t stackSize, std::atomic<uint64_t> *stacksCreated,
+         std::atomic<uint64_t> *fiberGroups)
+      : stacks(stackSize, stacksCreated), fiberGroups(fiberGroups) {
+    group.runner = this;
+  }
+  ~Runner();
+  Runner(const Runner &) = delete;
+  Runner &operator=(const Runner &) = delete;
+
+  // Returns a block of at least `size` bytes (page aligned), or nullptr.
+  void *localMemory(uint64_t size) noexcept;
+
+  StackPool stacks;
+  GroupState group;
+  AltStack alt;
+  std::atomic<uint64_t> *fiberGroups;
+
+  // Recovery point of the group being run (__builtin_setjmp buffer), valid while
+  // inKernel is set. Faults and barrier divergence __builtin_longjmp here.
+  intptr_t recover[5] = {};
+  volatile sig_atomic_t inKernel = 0;
+  volatile int faultSignal = 0; // signal to unblock after recovering from a fault
+  const char *kernelName = "";
+
+private:
+  void *local_ = nullptr;
+  uint64_t localCap_ = 0;
+};
+
+// The runner of the calling thread, or nullptr (initial-exec TLS: readable from a
+// signal handler without allocating).
+Runner *currentRunner() noexcept;
+void setCurrentRunner(Runner *r) noexcept;
+
+// Process-wide fault handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL), installed once.
+void installFaultHandlers();
+
+// Jumps back to the runner's recovery point, abandoning the group. Never returns.
+[[noreturn]] void abortGroup(Runner &r) noexcept;
+
+// After a group was abandoned (fault or divergence): returns its fiber stacks to the
+// pool and leaves fiber mode.
+void resetGroup(GroupState &g) noexcept;
+
+} // namespace fibercl::exec
