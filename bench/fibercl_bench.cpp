@@ -1,0 +1,566 @@
+// fibercl_bench: every benchmark runs on FiberCL and on PoCL ("Portable Computing
+// Language") in the same process, both found through the ICD loader (start it with
+// OCL_ICD_VENDORS pointing at a directory holding both .icd files; bench/run.sh does).
+// Benchmarks are named <benchmark>/<FiberCL|PoCL>. Each checks its result and aborts
+// on a mismatch, so a fast wrong answer never makes it into a table.
+//
+// Times are wall-clock (UseRealTime): the host thread mostly waits in clFinish.
+#include <CL/cl.h>
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void die(const std::string& msg) {
+  std::fprintf(stderr, "fibercl_bench: %s\n", msg.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+void ck(cl_int err, const char* what) {
+  if (err != CL_SUCCESS) die(std::string(what) + " failed with " + std::to_string(err));
+}
+
+std::string platformName(cl_platform_id p) {
+  size_t n = 0;
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, nullptr, &n);
+  std::string s(n, '\0');
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, n, s.data(), nullptr);
+  if (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+// One OpenCL platform under test: device, context, in-order queue, and programs
+// built on first use (outside the timed loops).
+struct Target {
+  std::string label;  // "FiberCL" or "PoCL"
+  cl_device_id dev = nullptr;
+  cl_context ctx = nullptr;
+  cl_command_queue q = nullptr;
+  std::map<std::string, cl_program> programs;
+  std::map<std::string, cl_kernel> kernels;
+
+  cl_program buildProgram(const std::string& src, const std::string& opts = "") {
+    const char* s = src.c_str();
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
+    ck(err, "clCreateProgramWithSource");
+    err = clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      size_t n = 0;
+      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      std::string log(n, '\0');
+      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+      die(label + ": build failed (" + std::to_string(err) + "):\n" + log);
+    }
+    return p;
+  }
+  cl_kernel kernel(const std::string& key, const char* src, const char* name) {
+    auto it = kernels.find(key);
+    if (it != kernels.end()) return it->second;
+    cl_program& p = programs[src];
+    if (!p) p = buildProgram(src);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    ck(err, "clCreateKernel");
+    kernels[key] = k;
+    return k;
+  }
+  cl_mem buffer(size_t bytes, const void* init = nullptr) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                              const_cast<void*>(init), &err);
+    ck(err, "clCreateBuffer");
+    return m;
+  }
+  template <typename T>
+  std::vector<T> read(cl_mem m, size_t n) {
+    std::vector<T> v(n);
+    ck(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(T), v.data(), 0, nullptr, nullptr),
+       "clEnqueueReadBuffer");
+    return v;
+  }
+  void enqueue(cl_kernel k, cl_uint dims, const size_t* g, const size_t* l) {
+    ck(clEnqueueNDRangeKernel(q, k, dims, nullptr, g, l, 0, nullptr, nullptr),
+       "clEnqueueNDRangeKernel");
+  }
+  void finish() { ck(clFinish(q), "clFinish"); }
+};
+
+template <typename T>
+void setArg(cl_kernel k, cl_uint i, const T& v) {
+  ck(clSetKernelArg(k, i, sizeof(T), &v), "clSetKernelArg");
+}
+
+std::vector<std::unique_ptr<Target>> g_targets;
+
+// ---- kernels ---------------------------------------------------------------------
+
+const char* kStreamSrc = R"CLC(
+__kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+__kernel void saxpy(float alpha, __global const float* x, __global float* y) {
+  size_t i = get_global_id(0);
+  y[i] = alpha * x[i] + y[i];
+}
+__kernel void empty(__global int* counter) { counter[0] += 1; }
+)CLC";
+
+const char* kMandelSrc = R"CLC(
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void mandelbrot(__global uint* out, uint w, uint h, uint max_iter) {
+  uint x = get_global_id(0), y = get_global_id(1);
+  float cr = -2.0f + 2.5f * (float)x / (float)w;
+  float ci = -1.25f + 2.5f * (float)y / (float)h;
+  float zr = 0.0f, zi = 0.0f;
+  uint n = 0;
+  while (n < max_iter && zr * zr + zi * zi <= 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    ++n;
+  }
+  out[y * w + x] = n;
+}
+)CLC";
+
+const char* kReduceSrc = R"CLC(
+__kernel void reduce(__global const uint* in, __global uint* partial, __local uint* tmp) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partial[get_group_id(0)] = tmp[0];
+}
+)CLC";
+
+const char* kSgemmSrc = R"CLC(
+#define TS 16
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm(uint n, __global const float* A, __global const float* B, __global float* C) {
+  __local float As[TS][TS];
+  __local float Bs[TS][TS];
+  uint lx = get_local_id(0), ly = get_local_id(1);
+  uint col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (uint t = 0; t < n; t += TS) {
+    As[ly][lx] = A[row * n + t + lx];
+    Bs[ly][lx] = B[(t + ly) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < TS; ++k) acc += As[ly][k] * Bs[k][lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}
+)CLC";
+
+const char* kBarrierLoopSrc = R"CLC(
+__kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
+  uint lid = get_local_id(0), l = get_local_size(0);
+  uint v = data[get_global_id(0)];
+  for (int t = 0; t < iters; ++t) {
+    buf[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = buf[(lid + 1) % l] + lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[get_global_id(0)] = v;
+}
+)CLC";
+
+// ---- benchmarks ------------------------------------------------------------------
+
+void BM_VecAdd(benchmark::State& state, Target* t) {
+  const size_t n = 16u << 20;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i % 4096);
+    b[i] = static_cast<float>(i % 1000) * 0.25f;
+  }
+  cl_kernel k = t->kernel("vecadd", kStreamSrc, "vecadd");
+  cl_mem da = t->buffer(n * 4, a.data()), db = t->buffer(n * 4, b.data()), dc = t->buffer(n * 4);
+  setArg(k, 0, da);
+  setArg(k, 1, db);
+  setArg(k, 2, dc);
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 1, &n, nullptr);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 1, &n, nullptr);
+    t->finish();
+  }
+  std::vector<float> c = t->read<float>(dc, n);
+  for (size_t i = 0; i < n; ++i)
+    if (c[i] != a[i] + b[i]) die(t->label + " vecadd: wrong result at " + std::to_string(i));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 12));
+  clReleaseMemObject(da);
+  clReleaseMemObject(db);
+  clReleaseMemObject(dc);
+}
+
+void BM_Saxpy(benchmark::State& state, Target* t) {
+  const size_t n = 16u << 20;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 1024);
+    y[i] = 1.0f;
+  }
+  const float alpha = 0.5f;
+  cl_kernel k = t->kernel("saxpy", kStreamSrc, "saxpy");
+  cl_mem dx = t->buffer(n * 4, x.data()), dy = t->buffer(n * 4, y.data());
+  setArg(k, 0, alpha);
+  setArg(k, 1, dx);
+  setArg(k, 2, dy);
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 1, &n, nullptr);
+  t->finish();
+  int64_t runs = 1;
+  for (auto _ : state) {
+    t->enqueue(k, 1, &n, nullptr);
+    t->finish();
+    ++runs;
+  }
+  // y = 1 + runs * alpha * x, exact in float for these magnitudes (x < 1024, runs small)
+  std::vector<float> r = t->read<float>(dy, n);
+  for (size_t i = 0; i < n; i += 97) {
+    float want = 1.0f;
+    for (int64_t j = 0; j < runs; ++j) want = alpha * x[i] + want;
+    if (std::fabs(r[i] - want) > 1e-4f * std::fabs(want))
+      die(t->label + " saxpy: wrong result at " + std::to_string(i));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 12));
+  clReleaseMemObject(dx);
+  clReleaseMemObject(dy);
+}
+
+const std::vector<cl_uint>& mandelReference(cl_uint w, cl_uint h, cl_uint max_iter) {
+  static std::vector<cl_uint> ref;
+  if (!ref.empty()) return ref;
+  ref.resize(static_cast<size_t>(w) * h);
+  for (cl_uint y = 0; y < h; ++y)
+    for (cl_uint x = 0; x < w; ++x) {
+      float cr = -2.0f + 2.5f * static_cast<float>(x) / static_cast<float>(w);
+      float ci = -1.25f + 2.5f * static_cast<float>(y) / static_cast<float>(h);
+      float zr = 0, zi = 0;
+      cl_uint n = 0;
+      while (n < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float tt = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = tt;
+        ++n;
+      }
+      ref[static_cast<size_t>(y) * w + x] = n;
+    }
+  return ref;
+}
+
+void BM_Mandelbrot(benchmark::State& state, Target* t) {
+  const cl_uint w = 1024, h = 1024, max_iter = 256;
+  cl_kernel k = t->kernel("mandelbrot", kMandelSrc, "mandelbrot");
+  cl_mem d = t->buffer(static_cast<size_t>(w) * h * 4);
+  setArg(k, 0, d);
+  setArg(k, 1, w);
+  setArg(k, 2, h);
+  setArg(k, 3, max_iter);
+  const size_t g[2] = {w, h}, l[2] = {16, 16};
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 2, g, l);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 2, g, l);
+    t->finish();
+  }
+  std::vector<cl_uint> r = t->read<cl_uint>(d, static_cast<size_t>(w) * h);
+  const std::vector<cl_uint>& ref = mandelReference(w, h, max_iter);
+  size_t diff = 0;
+  for (size_t i = 0; i < r.size(); ++i) diff += r[i] != ref[i];
+  if (diff > r.size() / 1000)
+    die(t->label + " mandelbrot: " + std::to_string(diff) + " pixels differ from the host");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * w * h));
+  clReleaseMemObject(d);
+}
+
+void BM_Reduction(benchmark::State& state, Target* t) {
+  const size_t local = 256, n = 16u << 20, groups = n / local;
+  std::vector<cl_uint> in(n);
+  uint64_t want = 0;
+  for (size_t i = 0; i < n; ++i) {
+    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);  // group sums fit in 32 bits
+    want += in[i];
+  }
+  cl_kernel k = t->kernel("reduce", kReduceSrc, "reduce");
+  cl_mem din = t->buffer(n * 4, in.data()), dp = t->buffer(groups * 4);
+  setArg(k, 0, din);
+  setArg(k, 1, dp);
+  ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 1, &n, &local);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 1, &n, &local);
+    t->finish();
+  }
+  std::vector<cl_uint> p = t->read<cl_uint>(dp, groups);
+  uint64_t sum = 0;
+  for (cl_uint v : p) sum += v;
+  if (sum != want) die(t->label + " reduction: wrong sum");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 4));
+  clReleaseMemObject(din);
+  clReleaseMemObject(dp);
+}
+
+void BM_Sgemm(benchmark::State& state, Target* t) {
+  const cl_uint n = 512;
+  const size_t nn = static_cast<size_t>(n) * n;
+  std::vector<float> A(nn), B(nn);
+  for (size_t i = 0; i < nn; ++i) {
+    A[i] = static_cast<float>((i * 7) % 17) * 0.125f - 1.0f;
+    B[i] = static_cast<float>((i * 13) % 11) * 0.25f - 1.25f;
+  }
+  cl_kernel k = t->kernel("sgemm", kSgemmSrc, "sgemm");
+  cl_mem dA = t->buffer(nn * 4, A.data()), dB = t->buffer(nn * 4, B.data()), dC = t->buffer(nn * 4);
+  setArg(k, 0, n);
+  setArg(k, 1, dA);
+  setArg(k, 2, dB);
+  setArg(k, 3, dC);
+  const size_t g[2] = {n, n}, l[2] = {16, 16};
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 2, g, l);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 2, g, l);
+    t->finish();
+  }
+  std::vector<float> C = t->read<float>(dC, nn);
+  for (cl_uint row = 0; row < n; row += 37)
+    for (cl_uint col = 0; col < n; ++col) {
+      double acc = 0;
+      for (cl_uint kk = 0; kk < n; ++kk)
+        acc += static_cast<double>(A[row * n + kk]) * B[static_cast<size_t>(kk) * n + col];
+      if (std::fabs(C[row * n + col] - acc) > 1e-3 * (1.0 + std::fabs(acc)))
+        die(t->label + " sgemm: wrong result at row " + std::to_string(row));
+    }
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 2.0 * n * n * n * 1e-9, benchmark::Counter::kIsRate);
+  clReleaseMemObject(dA);
+  clReleaseMemObject(dB);
+  clReleaseMemObject(dC);
+}
+
+void BM_BarrierLoop(benchmark::State& state, Target* t) {
+  const size_t local = 256, n = 256 * 256;
+  const int iters = 100, barriers_per_iter = 2;
+  std::vector<cl_uint> init(n);
+  for (size_t i = 0; i < n; ++i) init[i] = static_cast<cl_uint>(i);
+  cl_kernel k = t->kernel("barrier_loop", kBarrierLoopSrc, "barrier_loop");
+  cl_mem d = t->buffer(n * 4, init.data());
+  setArg(k, 0, d);
+  ck(clSetKernelArg(k, 1, local * 4, nullptr), "clSetKernelArg(local)");
+  setArg(k, 2, iters);
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 1, &n, &local);
+  t->finish();
+  int64_t runs = 1;
+  for (auto _ : state) {
+    t->enqueue(k, 1, &n, &local);
+    t->finish();
+    ++runs;
+  }
+  // Host model, applied `runs` times.
+  std::vector<cl_uint> v = init, next(n);
+  for (int64_t r = 0; r < runs; ++r)
+    for (int it = 0; it < iters; ++it) {
+      for (size_t i = 0; i < n; ++i) {
+        size_t base = i / local * local, lid = i % local;
+        next[i] = v[base + (lid + 1) % local] + static_cast<cl_uint>(lid);
+      }
+      v.swap(next);
+    }
+  if (t->read<cl_uint>(d, n) != v) die(t->label + " barrier loop: wrong result");
+  const double item_barriers = static_cast<double>(state.iterations()) * n * iters * barriers_per_iter;
+  // kIsRate|kInvert turns (count * 1e-9) into nanoseconds per count.
+  state.counters["ns/item/barrier"] =
+      benchmark::Counter(item_barriers * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+}
+
+void BM_EmptyKernelLatency(benchmark::State& state, Target* t) {
+  cl_kernel k = t->kernel("empty", kStreamSrc, "empty");
+  cl_int zero = 0;
+  cl_mem d = t->buffer(4, &zero);
+  setArg(k, 0, d);
+  const size_t one = 1;
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 1, &one, nullptr);
+  t->finish();
+  int64_t runs = 1;
+  for (auto _ : state) {
+    t->enqueue(k, 1, &one, nullptr);
+    t->finish();
+    ++runs;
+  }
+  if (t->read<cl_int>(d, 1)[0] != static_cast<cl_int>(runs))
+    die(t->label + " empty kernel: wrong launch count");
+  state.SetItemsProcessed(state.iterations());  // launches per second
+  clReleaseMemObject(d);
+}
+
+const char* kBuildSrcBody = R"CLC(
+__kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i] + (float)UNIQUE_VALUE * 0.0f;
+}
+__kernel void reduce(__global const uint* in, __global uint* partial, __local uint* tmp) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partial[get_group_id(0)] = tmp[0];
+}
+__kernel void tag(__global long* out) { out[0] = UNIQUE_VALUE; }
+)CLC";
+
+// Builds `src`, runs its `tag` kernel and checks it wrote `want`.
+void checkTag(Target* t, cl_program p, long long want) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "tag", &err);
+  ck(err, "clCreateKernel(tag)");
+  cl_mem d = t->buffer(8);
+  setArg(k, 0, d);
+  const size_t one = 1;
+  t->enqueue(k, 1, &one, nullptr);
+  if (t->read<cl_long>(d, 1)[0] != want) die(t->label + " build: tag kernel returned a wrong value");
+  clReleaseMemObject(d);
+  clReleaseKernel(k);
+}
+
+std::string buildSource(unsigned long long nonce, long long value) {
+  return "// nonce " + std::to_string(nonce) + "\n#define UNIQUE_VALUE " + std::to_string(value) +
+         "LL\n" + kBuildSrcBody;
+}
+
+unsigned long long runNonce() {
+  static unsigned long long nonce = std::random_device{}() * 1000003ULL ^ std::random_device{}();
+  return nonce;
+}
+
+void BM_BuildCold(benchmark::State& state, Target* t) {
+  static long long counter = 0;
+  cl_program last = nullptr;
+  long long last_value = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    if (last) clReleaseProgram(last);
+    last_value = ++counter;
+    std::string src = buildSource(runNonce(), last_value);  // never seen before: no cache hit
+    state.ResumeTiming();
+    last = t->buildProgram(src);
+  }
+  if (last) {
+    checkTag(t, last, last_value);
+    clReleaseProgram(last);
+  }
+}
+
+void BM_BuildCached(benchmark::State& state, Target* t) {
+  const long long value = 424242;
+  std::string src = buildSource(runNonce() + 1, value);
+  clReleaseProgram(t->buildProgram(src));  // warm the cache
+  cl_program last = nullptr;
+  for (auto _ : state) {
+    if (last) {
+      state.PauseTiming();
+      clReleaseProgram(last);
+      state.ResumeTiming();
+    }
+    last = t->buildProgram(src);
+  }
+  if (last) {
+    checkTag(t, last, value);
+    clReleaseProgram(last);
+  }
+}
+
+struct Wanted {
+  const char* platform;
+  const char* label;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Wanted wanted[] = {{"FiberCL", "FiberCL"}, {"Portable Computing Language", "PoCL"}};
+  cl_uint np = 0;
+  clGetPlatformIDs(0, nullptr, &np);
+  std::vector<cl_platform_id> ps(np);
+  if (np) clGetPlatformIDs(np, ps.data(), nullptr);
+  for (const Wanted& w : wanted) {
+    cl_platform_id found = nullptr;
+    for (cl_platform_id p : ps)
+      if (platformName(p) == w.platform) found = p;
+    if (!found) {
+      std::fprintf(stderr, "fibercl_bench: WARNING: platform \"%s\" not found through the loader "
+                           "(OCL_ICD_VENDORS=%s); its benchmarks are not registered\n",
+                   w.platform, std::getenv("OCL_ICD_VENDORS") ? std::getenv("OCL_ICD_VENDORS") : "<unset>");
+      continue;
+    }
+    auto t = std::make_unique<Target>();
+    t->label = w.label;
+    ck(clGetDeviceIDs(found, CL_DEVICE_TYPE_ALL, 1, &t->dev, nullptr), "clGetDeviceIDs");
+    cl_int err;
+    t->ctx = clCreateContext(nullptr, 1, &t->dev, nullptr, nullptr, &err);
+    ck(err, "clCreateContext");
+    t->q = clCreateCommandQueueWithProperties(t->ctx, t->dev, nullptr, &err);
+    ck(err, "clCreateCommandQueueWithProperties");
+    g_targets.push_back(std::move(t));
+  }
+  if (g_targets.empty()) {
+    std::fprintf(stderr, "fibercl_bench: no platform to benchmark\n");
+    return 2;
+  }
+
+  using Fn = void (*)(benchmark::State&, Target*);
+  const std::pair<const char*, Fn> benches[] = {
+      {"vecadd_16M", BM_VecAdd},
+      {"saxpy_16M", BM_Saxpy},
+      {"mandelbrot_1024x1024_256", BM_Mandelbrot},
+      {"reduction_16M_local256", BM_Reduction},
+      {"sgemm_512_tile16", BM_Sgemm},
+      {"barrier_loop_100", BM_BarrierLoop},
+      {"empty_kernel_latency", BM_EmptyKernelLatency},
+      {"build_cold", BM_BuildCold},
+      {"build_cached", BM_BuildCached},
+  };
+  for (const auto& [name, fn] : benches)
+    for (auto& t : g_targets) {
+      auto* b = benchmark::RegisterBenchmark((std::string(name) + "/" + t->label).c_str(), fn, t.get());
+      b->UseRealTime()->Unit(benchmark::kMillisecond);
+      if (fn == BM_EmptyKernelLatency) b->Unit(benchmark::kMicrosecond);
+      if (fn == BM_BuildCold || fn == BM_BuildCached) b->Iterations(3);
+    }
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

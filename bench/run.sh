@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds FiberCL and fibercl_bench, then runs every benchmark on FiberCL and PoCL in one
+# process and writes bench.json plus a markdown table of medians and ratios.
+#
+#   bench/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=sgemm]
+#
+# Environment: BUILD_DIR (default <repo>/build-bench), JOBS (default 2),
+#              OUT_DIR (default $BUILD_DIR/bench-results).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
+JOBS=${JOBS:-2}
+OUT_DIR=${OUT_DIR:-$BUILD_DIR/bench-results}
+POCL_ICD=/etc/OpenCL/vendors/pocl.icd
+
+if [ ! -f "$POCL_ICD" ]; then
+  echo "PoCL ICD not found; installing pocl-opencl-icd" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get install -y pocl-opencl-icd
+fi
+
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+ninja -C "$BUILD_DIR" -j"$JOBS" fibercl fibercl_bench
+
+VENDORS=$(mktemp -d)
+trap 'rm -rf "$VENDORS"' EXIT
+cp "$BUILD_DIR/fibercl.icd" "$VENDORS/fibercl.icd"
+cp "$POCL_ICD" "$VENDORS/pocl.icd"
+
+mkdir -p "$OUT_DIR"
+OCL_ICD_VENDORS="$VENDORS" "$BUILD_DIR/bench/fibercl_bench" \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out="$OUT_DIR/bench.json" --benchmark_out_format=json "$@"
+
+python3 "$ROOT/bench/bench_to_markdown.py" "$OUT_DIR/bench.json" | tee "$OUT_DIR/results.md"
+echo "Wrote $OUT_DIR/bench.json and $OUT_DIR/results.md" >&2

@@ -1,0 +1,160 @@
+// Helpers shared by FiberCL's end-to-end tests. Everything goes through the
+// OpenCL API of the ICD loader; nothing here knows FiberCL's internals.
+//
+// The fixture looks for the platform named by $FIBERCL_TEST_PLATFORM (default
+// "FiberCL") and fails loudly, listing the platforms it did see, when it is absent.
+// Helpers that create objects throw fcltest::Error (which GoogleTest reports as a
+// test failure, with the build log for build failures); objects created through the
+// fixture are released in TearDown.
+#pragma once
+
+#include <CL/cl.h>
+#include <CL/cl_fibercl.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fcltest {
+
+// "CL_INVALID_VALUE" for -30, etc.; "CL_<unknown -1234>" otherwise.
+const char* errName(cl_int err);
+
+struct Error : std::runtime_error {
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Throws Error("<what>: <CL name>") unless err == CL_SUCCESS.
+void check(cl_int err, const char* what);
+
+::testing::AssertionResult clSucceeded(const char* expr, cl_int err);
+::testing::AssertionResult clCodeEq(const char* expected_expr, const char* actual_expr,
+                                    cl_int expected, cl_int actual);
+
+std::string platformInfo(cl_platform_id p, cl_platform_info what);
+std::string deviceInfoString(cl_device_id d, cl_device_info what);
+template <typename T>
+T deviceInfo(cl_device_id d, cl_device_info what) {
+  T v{};
+  check(clGetDeviceInfo(d, what, sizeof v, &v, nullptr), "clGetDeviceInfo");
+  return v;
+}
+
+// $FIBERCL_TEST_PLATFORM or "FiberCL".
+std::string wantedPlatformName();
+// The platform with that exact name, or nullptr; `seen` gets the names found.
+cl_platform_id findPlatform(const std::string& name, std::string* seen = nullptr);
+
+// Runs fn with the process's stdout (fd 1) redirected into a temporary file and
+// returns what was written (C stdio is flushed before and after).
+std::string captureStdout(const std::function<void()>& fn);
+
+// A __local kernel argument of the given size in bytes, for CLTest::setArgs.
+struct Local {
+  size_t bytes;
+};
+
+struct BuildResult {
+  cl_program program = nullptr;  // owned by the fixture
+  cl_int err = CL_SUCCESS;
+  std::string log;
+};
+
+class CLTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  bool isFiberCL() const { return platform_name_ == "FiberCL"; }
+
+  // Device capabilities.
+  bool supportsCVersion(int major, int minor) const;  // CL_DEVICE_OPENCL_C_ALL_VERSIONS
+  bool hasCFeature(const std::string& feature) const;  // CL_DEVICE_OPENCL_C_FEATURES
+  bool hasExtension(const std::string& ext) const;
+
+  // Programs. build() throws with the log on failure.
+  cl_program createProgram(const std::string& src);
+  BuildResult tryBuild(const std::string& src, const std::string& options = "");
+  cl_program build(const std::string& src, const std::string& options = "");
+  std::string buildLog(cl_program p) const;
+  cl_kernel kernel(cl_program p, const char* name);
+  // Builds `src` and returns kernel `name` from it.
+  cl_kernel kernelFrom(const std::string& src, const char* name,
+                       const std::string& options = "");
+
+  // Buffers.
+  cl_mem buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, void* host = nullptr);
+  template <typename T>
+  cl_mem bufferFrom(const std::vector<T>& v, cl_mem_flags flags = CL_MEM_READ_WRITE) {
+    return buffer(v.size() * sizeof(T), flags | CL_MEM_COPY_HOST_PTR,
+                  const_cast<T*>(v.data()));
+  }
+  template <typename T>
+  std::vector<T> read(cl_mem m, size_t n, size_t offset_elems = 0) {
+    std::vector<T> out(n);
+    check(clEnqueueReadBuffer(queue_, m, CL_TRUE, offset_elems * sizeof(T), n * sizeof(T),
+                              out.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    return out;
+  }
+  template <typename T>
+  void write(cl_mem m, const std::vector<T>& v, size_t offset_elems = 0) {
+    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, offset_elems * sizeof(T),
+                               v.size() * sizeof(T), v.data(), 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer");
+  }
+
+  // Kernel arguments: each value is passed by address with sizeof(value);
+  // Local{n} sets an n-byte __local argument.
+  template <typename... Args>
+  void setArgs(cl_kernel k, const Args&... args) {
+    cl_uint i = 0;
+    (setArg(k, i++, args), ...);
+  }
+  template <typename T>
+  void setArg(cl_kernel k, cl_uint i, const T& v) {
+    check(clSetKernelArg(k, i, sizeof(T), &v), "clSetKernelArg");
+  }
+  void setArg(cl_kernel k, cl_uint i, const Local& l) {
+    check(clSetKernelArg(k, i, l.bytes, nullptr), "clSetKernelArg(local)");
+  }
+
+  // Enqueue on queue_ and clFinish. Empty local/offset -> NULL.
+  void run(cl_kernel k, const std::vector<size_t>& global,
+           const std::vector<size_t>& local = {}, const std::vector<size_t>& offset = {});
+  cl_int tryRun(cl_kernel k, const std::vector<size_t>& global,
+                const std::vector<size_t>& local = {},
+                const std::vector<size_t>& offset = {});
+
+  // Registers an action for TearDown (in reverse order).
+  void atTearDown(std::function<void()> fn) { cleanup_.push_back(std::move(fn)); }
+  cl_event keep(cl_event e);
+
+  cl_platform_id platform_ = nullptr;
+  cl_device_id device_ = nullptr;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;  // in-order, profiling enabled
+  std::string platform_name_;
+
+ private:
+  std::vector<std::function<void()>> cleanup_;
+};
+
+}  // namespace fcltest
+
+#define ASSERT_CL(expr) ASSERT_PRED_FORMAT1(::fcltest::clSucceeded, (expr))
+#define EXPECT_CL(expr) EXPECT_PRED_FORMAT1(::fcltest::clSucceeded, (expr))
+#define ASSERT_CL_ERR(expected, expr) ASSERT_PRED_FORMAT2(::fcltest::clCodeEq, expected, (expr))
+#define EXPECT_CL_ERR(expected, expr) EXPECT_PRED_FORMAT2(::fcltest::clCodeEq, expected, (expr))
+
+// Checks of FiberCL-specific behaviour: skipped, with a message, elsewhere.
+#define SKIP_UNLESS_FIBERCL(why)                                                        \
+  do {                                                                                  \
+    if (!isFiberCL())                                                                   \
+      GTEST_SKIP() << "FiberCL-only check (" << why << "); platform is \""              \
+                   << platform_name_ << "\"";                                          \
+  } while (0)
