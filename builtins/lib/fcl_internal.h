@@ -1,0 +1,44 @@
+/* FiberCL builtins library: private helpers shared by the builtins/lib sources.
+ *
+ * The library is compiled by clang-19 as OpenCL C 3.0 for x86_64 (see
+ * builtins/CMakeLists.txt). Every public builtin is defined here with the
+ * overloadable attribute so that it gets the Itanium-mangled name user code
+ * calls (e.g. _Z13get_global_idj). The declarations come either from Clang's
+ * builtin tables (-fdeclare-opencl-builtins, which the clang driver adds by
+ * default) or from opencl-c.h; the definitions match both.
+ */
+#ifndef FIBERCL_BUILTINS_INTERNAL_H
+#define FIBERCL_BUILTINS_INTERNAL_H
+
+/* Clang 19 knows these OpenCL C 3.0 features only for SPIR targets and ignores
+ * them in -cl-ext for x86, so the builtins guarded by them (atomic_* without an
+ * explicit scope) would not be declared. FiberCL supports device and
+ * all-devices scope; define the macros so the table-generated declarations of
+ * those builtins become visible here (user kernels get the same -D from the
+ * compiler). */
+#ifndef __opencl_c_atomic_scope_device
+#define __opencl_c_atomic_scope_device 1
+#endif
+#ifndef __opencl_c_atomic_scope_all_devices
+#define __opencl_c_atomic_scope_all_devices 1
+#endif
+
+/* Vectors wider than 128 bits are passed in memory (the baseline x86-64 ABI the
+ * library is compiled for; user code is compiled for the same baseline, and
+ * everything is inlined after linking). Conditions of the form `a | b ? x : y`
+ * are intended. */
+#pragma clang diagnostic ignored "-Wpsabi"
+#pragma clang diagnostic ignored "-Wbitwise-conditional-parentheses"
+#pragma clang diagnostic ignored "-Wtautological-unsigned-zero-compare"
+#pragma clang diagnostic ignored "-Wtautological-compare"
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+#define FCL_OVL __attribute__((overloadable))
+#define FCL_CONST __attribute__((overloadable, const))
+#define FCL_PURE __attribute__((overloadable, pure))
+#define FCL_INLINE static inline __attribute__((always_inline, overloadable))
+
+#endif

@@ -1,0 +1,275 @@
+// Entry points for kernel objects: creation, arguments, queries.
+#include "runtime/api/entry.hpp"
+#include "runtime/context.hpp"
+#include "runtime/kernel.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/platform.hpp"
+#include "runtime/program.hpp"
+
+using namespace fibercl;
+using namespace fibercl::runtime;
+using namespace fibercl::runtime::api;
+
+namespace {
+
+Ref<Kernel> makeKernel(Program &p, const compiler::KernelInfo &info) {
+  fcl_work_group_fn entry = p.entry(info.name);
+  check(!entry, CL_INVALID_KERNEL_DEFINITION, "the kernel has no compiled entry");
+  return make<Kernel>(p, info, entry);
+}
+
+Program &builtProgram(cl_program program) {
+  // CL_INVALID_PROGRAM if program is not a valid program object.
+  Program &p = obj<Program>(program, "program");
+  // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
+  // program.
+  check(!p.hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE,
+        "the program has no executable");
+  return p;
+}
+
+} // namespace
+
+extern "C" {
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
+                                     cl_int *errcode_ret) {
+  return create(__func__, errcode_ret, [&] {
+    Program &p = builtProgram(program);
+    // CL_INVALID_VALUE if kernel_name is NULL.
+    check(!kernel_name, CL_INVALID_VALUE, "kernel_name is NULL");
+    // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
+    const compiler::KernelInfo *info = p.findKernel(kernel_name);
+    check(!info, CL_INVALID_KERNEL_NAME,
+          (std::string("no kernel named ") + kernel_name).c_str());
+    return give(makeKernel(p, *info));
+  });
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                            cl_kernel *kernels, cl_uint *num_kernels_ret) {
+  return call(__func__, [&] {
+    Program &p = builtProgram(program);
+    const auto &infos = p.kernels();
+    // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number
+    // of kernels in program.
+    check(kernels && num_kernels < infos.size(), CL_INVALID_VALUE,
+          "num_kernels is less than the number of kernels");
+    if (kernels) {
+      std::vector<Ref<Kernel>> made;
+      for (const auto &info : infos)
+        made.push_back(makeKernel(p, info));
+      for (size_t i = 0; i < made.size(); ++i)
+        kernels[i] = give(std::move(made[i]));
+    }
+    if (num_kernels_ret)
+      *num_kernels_ret = cl_uint(infos.size());
+  });
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  return create(__func__, errcode_ret, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel &k = obj<Kernel>(source_kernel, "source_kernel");
+    return give(make<Kernel>(k));
+  });
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  return call(__func__, [&] { obj<Kernel>(kernel, "kernel").retain(); });
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  return call(__func__, [&] { obj<Kernel>(kernel, "kernel").release(); });
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                  const void *arg_value) {
+  return call(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+    check(arg_index >= k.numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    const compiler::KernelArg &arg = k.info().args[arg_index];
+    switch (arg.kind) {
+    case compiler::ArgKind::LocalPointer:
+      // CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier
+      // and arg_value is not NULL.
+      check(arg_value != nullptr, CL_INVALID_ARG_VALUE,
+            "arg_value must be NULL for a __local argument");
+      // CL_INVALID_ARG_SIZE if arg_size is zero and the argument is declared with
+      // the local qualifier.
+      check(arg_size == 0, CL_INVALID_ARG_SIZE, "arg_size is 0 for a __local argument");
+      k.setLocal(arg_index, arg_size);
+      return;
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      // CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size !=
+      // sizeof(cl_mem).
+      check(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+            "arg_size must be sizeof(cl_mem) for a buffer argument");
+      // NULL, or a pointer to NULL, sets a NULL buffer.
+      cl_mem handle = arg_value ? *static_cast<const cl_mem *>(arg_value) : nullptr;
+      if (!handle) {
+        k.setMem(arg_index, nullptr);
+        return;
+      }
+      // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
+      // the specified arg_value is not a valid memory object.
+      Mem *m = Mem::fromHandle(handle);
+      check(!m, CL_INVALID_MEM_OBJECT, "arg_value is not a valid buffer");
+      check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
+            "the buffer belongs to another context");
+      k.setMem(arg_index, m);
+      return;
+    }
+    case compiler::ArgKind::Value:
+      // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type.
+      check(arg_size != arg.size, CL_INVALID_ARG_SIZE,
+            ("arg_size must be " + std::to_string(arg.size)).c_str());
+      // CL_INVALID_ARG_VALUE if arg_value specified is not a valid value.
+      check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+      k.setValue(arg_index, arg_value, arg_size);
+      return;
+    case compiler::ArgKind::Sampler:
+      throw Error(CL_INVALID_SAMPLER, "samplers are not supported");
+    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Pipe:
+      throw Error(CL_INVALID_MEM_OBJECT, "images and pipes are not supported");
+    case compiler::ArgKind::Queue:
+      throw Error(CL_INVALID_DEVICE_QUEUE, "device queues are not supported");
+    }
+  });
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void *arg_value) {
+  return call(__func__, [&] {
+    obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_OPERATION if no devices in the context support SVM.
+    throw Error(CL_INVALID_OPERATION, "SVM is not supported");
+  });
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                       size_t param_value_size, const void *param_value) {
+  return call(__func__, [&] {
+    obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_OPERATION if ... SVM is not supported by any device in the context.
+    throw Error(CL_INVALID_OPERATION, "no kernel execution information is supported");
+  });
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret) {
+  return call(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+      return out.string(k.name());
+    case CL_KERNEL_NUM_ARGS:
+      return out.scalar<cl_uint>(cl_uint(k.numArgs()));
+    case CL_KERNEL_REFERENCE_COUNT:
+      return out.scalar<cl_uint>(k.refs());
+    case CL_KERNEL_CONTEXT:
+      return out.scalar<cl_context>(k.program().context().handle());
+    case CL_KERNEL_PROGRAM:
+      return out.scalar<cl_program>(k.program().handle());
+    case CL_KERNEL_ATTRIBUTES:
+      return out.string(k.info().attributes);
+    default:
+      badParam();
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                      cl_kernel_arg_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret) {
+  return call(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+    check(arg_index >= k.numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    const compiler::KernelArg &arg = k.info().args[arg_index];
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+      return out.scalar<cl_kernel_arg_address_qualifier>(arg.addressQualifier);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      return out.scalar<cl_kernel_arg_access_qualifier>(arg.accessQualifier);
+    case CL_KERNEL_ARG_TYPE_NAME:
+      return out.string(arg.typeName);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      return out.scalar<cl_kernel_arg_type_qualifier>(arg.typeQualifier);
+    case CL_KERNEL_ARG_NAME:
+      return out.string(arg.name);
+    default:
+      badParam();
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret) {
+  return call(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_DEVICE if device is not in the list of devices associated with
+    // kernel (NULL is fine: the kernel has one device).
+    if (device) {
+      Device &d = obj<Device>(device, "device");
+      check(&d != &k.program().context().device(), CL_INVALID_DEVICE,
+            "device is not the kernel's");
+    }
+    const auto &info = k.info();
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_KERNEL_WORK_GROUP_SIZE: {
+      size_t size = Device::kMaxWorkGroupSize;
+      if (info.reqdWorkGroupSize[0])
+        size = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] *
+               info.reqdWorkGroupSize[2];
+      return out.scalar<size_t>(size);
+    }
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      size_t sizes[3] = {info.reqdWorkGroupSize[0], info.reqdWorkGroupSize[1],
+                         info.reqdWorkGroupSize[2]};
+      return out.array(sizes, 3);
+    }
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+      return out.scalar<cl_ulong>(k.localMemSize());
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      return out.scalar<size_t>(Device::kPreferredWorkGroupSizeMultiple);
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+      return out.scalar<cl_ulong>(info.privateMemSize);
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+      // CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is
+      // not a custom device and kernel is not a built-in kernel.
+      throw Error(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE: not a custom device");
+    default:
+      badParam();
+    }
+  });
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info param_name,
+                                           size_t input_value_size,
+                                           const void *input_value,
+                                           size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret) {
+  return call(__func__, [&] {
+    obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_OPERATION if device does not support subgroups.
+    throw Error(CL_INVALID_OPERATION, "sub-groups are not supported");
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,202 @@
+// clEnqueueNDRangeKernel and its relatives: launch validation, the choice of a
+// work-group size, the argument snapshot, and the command handed to the executor.
+#include "runtime/api/enqueue.hpp"
+#include "runtime/context.hpp"
+#include "runtime/kernel.hpp"
+#include "runtime/program.hpp"
+
+#include <cstdint>
+
+using namespace fibercl;
+using namespace fibercl::runtime;
+using namespace fibercl::runtime::api;
+
+namespace {
+
+class NDRangeCommand final : public Command {
+public:
+  NDRangeCommand(Kernel &kernel, exec::NDRange range)
+      : kernel_(kernel), snapshot_(kernel.snapshot()), range_(std::move(range)) {
+    range_.args = snapshot_.args;
+    range_.localMemSize = snapshot_.localMemSize;
+  }
+  uint64_t localMemSize() const { return snapshot_.localMemSize; }
+
+  void start(Event &ev) override {
+    Event *e = &ev;
+    ev.setRunning();
+    Device::get().executor().runNDRange(std::move(range_),
+                                        [e](int32_t status) { e->complete(status); });
+  }
+
+private:
+  Ref<Kernel> kernel_;
+  Kernel::Snapshot snapshot_;
+  exec::NDRange range_;
+};
+
+// The largest divisor of n that is <= limit (at least 1).
+uint64_t largestDivisorAtMost(uint64_t n, uint64_t limit) {
+  if (n <= limit)
+    return n;
+  for (uint64_t d = limit; d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+// The work-group size when the application gives none: groups that divide the
+// global size (no partial groups), as large as is useful in dimension 0 first —
+// long work-item loops vectorise — but leaving several groups per worker thread.
+void chooseLocalSize(const Kernel &k, cl_uint workDim, const uint64_t *global,
+                     uint64_t *local) {
+  uint64_t total = 1;
+  for (cl_uint d = 0; d < workDim; ++d)
+    total *= global[d];
+  uint64_t budget = k.info().usesBarriers ? 256 : Device::kMaxWorkGroupSize;
+  uint64_t workers = Device::get().executor().workerCount();
+  uint64_t perGroupForBalance = total / (4 * (workers ? workers : 1));
+  if (perGroupForBalance < budget)
+    budget = perGroupForBalance ? perGroupForBalance : 1;
+  for (cl_uint d = 0; d < workDim; ++d) {
+    local[d] = largestDivisorAtMost(global[d], budget);
+    budget /= local[d];
+    if (budget == 0)
+      budget = 1;
+  }
+}
+
+void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                   const size_t *global_work_offset, const size_t *global_work_size,
+                   const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                   const cl_event *event_wait_list, cl_event *event,
+                   cl_command_type type) {
+  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
+  Queue &q = obj<Queue>(command_queue, "command_queue");
+  // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+  Kernel &k = obj<Kernel>(kernel, "kernel");
+  // CL_INVALID_CONTEXT if context associated with command_queue and kernel are not
+  // the same.
+  check(&k.program().context() != &q.context(), CL_INVALID_CONTEXT,
+        "the kernel and the queue belong to different contexts");
+  // CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified.
+  check(!k.allArgsSet(), CL_INVALID_KERNEL_ARGS, "some kernel arguments are not set");
+  // CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value
+  // between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS).
+  check(work_dim < 1 || work_dim > 3, CL_INVALID_WORK_DIMENSION, "work_dim must be 1..3");
+  // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL. (A size of 0 in a
+  // dimension is allowed since OpenCL 2.1: the command does nothing.)
+  check(!global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+
+  exec::NDRange range;
+  range.workDim = work_dim;
+  bool empty = false;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    range.globalSize[d] = global_work_size[d];
+    range.globalOffset[d] = global_work_offset ? global_work_offset[d] : 0;
+    empty |= global_work_size[d] == 0;
+    // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+    // corresponding values in global_work_offset for any dimensions is greater than
+    // the maximum value representable by size_t on the device.
+    check(range.globalOffset[d] > SIZE_MAX - range.globalSize[d], CL_INVALID_GLOBAL_OFFSET,
+          "global_work_offset + global_work_size overflows");
+  }
+
+  const auto &info = k.info();
+  bool hasReqd = info.reqdWorkGroupSize[0] != 0;
+  if (local_work_size) {
+    uint64_t product = 1;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      check(local_work_size[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
+            "a local_work_size element is 0");
+      // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+      // local_work_size[0], ... is greater than CL_DEVICE_MAX_WORK_ITEM_SIZES.
+      check(local_work_size[d] > Device::kMaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
+            "a local_work_size element exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+      product *= local_work_size[d];
+      range.localSize[d] = local_work_size[d];
+    }
+    // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match
+    // the required work-group size for kernel in the program source.
+    if (hasReqd)
+      for (cl_uint d = 0; d < 3; ++d)
+        check((d < work_dim ? range.localSize[d] : 1) != info.reqdWorkGroupSize[d],
+              CL_INVALID_WORK_GROUP_SIZE,
+              "local_work_size differs from reqd_work_group_size");
+    // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the total
+    // number of work-items in the work-group is greater than
+    // CL_KERNEL_WORK_GROUP_SIZE.
+    check(product > Device::kMaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+          "the work-group has more than CL_KERNEL_WORK_GROUP_SIZE work-items");
+  } else if (hasReqd) {
+    for (cl_uint d = 0; d < work_dim; ++d)
+      range.localSize[d] = info.reqdWorkGroupSize[d];
+  } else if (!empty) {
+    chooseLocalSize(k, work_dim, range.globalSize, range.localSize);
+  }
+
+  auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
+
+  std::unique_ptr<Command> cmd;
+  if (!empty) {
+    range.entry = k.entry();
+    range.kernelName = k.name();
+    range.usesBarriers = info.usesBarriers;
+    auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));
+    // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds
+    // CL_DEVICE_LOCAL_MEM_SIZE.
+    check(nd->localMemSize() > Device::kLocalMemSize, CL_OUT_OF_RESOURCES,
+          "the kernel needs more __local memory than CL_DEVICE_LOCAL_MEM_SIZE");
+    cmd = std::move(nd);
+  }
+  submit(q, type, std::move(cmd), wait, event, false);
+}
+
+} // namespace
+
+extern "C" {
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                          cl_uint work_dim,
+                                          const size_t *global_work_offset,
+                                          const size_t *global_work_size,
+                                          const size_t *local_work_size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event) {
+  return call(__func__, [&] {
+    enqueueKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                  local_work_size, num_events_in_wait_list, event_wait_list, event,
+                  CL_COMMAND_NDRANGE_KERNEL);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                 cl_uint num_events_in_wait_list,
+                                 const cl_event *event_wait_list, cl_event *event) {
+  return call(__func__, [&] {
+    // Equivalent to clEnqueueNDRangeKernel with work_dim = 1, global_work_offset =
+    // NULL, global_work_size[0] = 1 and local_work_size[0] = 1.
+    const size_t one = 1;
+    enqueueKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
+                  event_wait_list, event, CL_COMMAND_TASK);
+  });
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
+                                         void(CL_CALLBACK *user_func)(void *), void *args,
+                                         size_t cb_args, cl_uint num_mem_objects,
+                                         const cl_mem *mem_list,
+                                         const void **args_mem_loc,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list,
+                                         cl_event *event) {
+  return call(__func__, [&] {
+    obj<Queue>(command_queue, "command_queue");
+    // CL_INVALID_OPERATION if the device associated with command_queue cannot
+    // execute the native kernel (CL_EXEC_NATIVE_KERNEL is not reported).
+    throw Error(CL_INVALID_OPERATION, "native kernels are not supported");
+  });
+}
+
+} // extern "C"

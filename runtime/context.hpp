@@ -1,0 +1,41 @@
+// cl_context: the devices (FiberCL's one CPU device), the creation properties and the
+// application's error and destructor callbacks.
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include <mutex>
+#include <vector>
+
+namespace fibercl::runtime {
+
+class Device;
+
+class Context : public Object<Context, cl_context> {
+public:
+  static constexpr Tag kTag = Tag::Context;
+  static constexpr cl_int kInvalidError = CL_INVALID_CONTEXT;
+  using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
+  using DestructorCallback = void(CL_CALLBACK *)(cl_context, void *);
+
+  // `properties` as given (including the terminating 0), or empty.
+  Context(std::vector<cl_context_properties> properties, Notify notify, void *userData);
+  ~Context();
+
+  Device &device() const { return *device_; }
+  const std::vector<cl_context_properties> &properties() const { return properties_; }
+
+  // Reports an error to the application's pfn_notify, if it gave one.
+  void notify(const char *errinfo) const;
+  void addDestructorCallback(DestructorCallback fn, void *userData);
+
+private:
+  Device *device_;
+  std::vector<cl_context_properties> properties_;
+  Notify notify_;
+  void *userData_;
+  std::mutex mutex_;
+  std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+};
+
+} // namespace fibercl::runtime

@@ -1,0 +1,110 @@
+// cl_kernel: argument state and the argument snapshot taken at enqueue time.
+#include "runtime/kernel.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/program.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fibercl::runtime {
+
+namespace {
+constexpr size_t kLocalAlign = 128;
+constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+} // namespace
+
+Kernel::Kernel(Program &program, const compiler::KernelInfo &info, fcl_work_group_fn entry)
+    : program_(program), info_(&info), entry_(entry), args_(info.args.size()) {
+  program.kernelAttached();
+  computeLayout();
+}
+
+Kernel::Kernel(const Kernel &other)
+    : Object(), program_(other.program_), info_(other.info_), entry_(other.entry_),
+      args_(other.args_), offsets_(other.offsets_), values_(other.values_) {
+  program_->kernelAttached();
+}
+
+Kernel::~Kernel() { program_->kernelDetached(); }
+
+void Kernel::computeLayout() {
+  size_t off = 0;
+  offsets_.resize(info_->args.size());
+  for (size_t i = 0; i < info_->args.size(); ++i) {
+    offsets_[i] = off;
+    off += alignUp(std::max<size_t>(info_->args[i].size, 8), 16);
+  }
+  values_.assign(off, 0);
+}
+
+void Kernel::setValue(cl_uint index, const void *value, size_t size) {
+  std::memcpy(&values_[offsets_[index]], value, size);
+  args_[index].mem.reset();
+  args_[index].set = true;
+}
+
+void Kernel::setMem(cl_uint index, Mem *mem) {
+  args_[index].mem = Ref<Mem>(mem);
+  args_[index].set = true;
+}
+
+void Kernel::setLocal(cl_uint index, size_t size) {
+  args_[index].localSize = size;
+  args_[index].set = true;
+}
+
+bool Kernel::allArgsSet() const {
+  for (const auto &a : args_)
+    if (!a.set)
+      return false;
+  return true;
+}
+
+uint64_t Kernel::localMemSize() const {
+  uint64_t total = info_->staticLocalSize;
+  for (size_t i = 0; i < args_.size(); ++i)
+    if (info_->args[i].kind == compiler::ArgKind::LocalPointer)
+      total = alignUp(total, kLocalAlign) + args_[i].localSize;
+  return total;
+}
+
+Kernel::Snapshot Kernel::snapshot() const {
+  Snapshot s;
+  size_t n = args_.size();
+  size_t pointers = alignUp(n * sizeof(void *), 16);
+  s.storage.reset(new unsigned char[pointers + values_.size() + 16]);
+  s.args = reinterpret_cast<void **>(s.storage.get());
+  unsigned char *values = s.storage.get() + pointers;
+  if (!values_.empty())
+    std::memcpy(values, values_.data(), values_.size());
+  uint64_t local = info_->staticLocalSize;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char *slot = values + offsets_[i];
+    s.args[i] = slot;
+    switch (info_->args[i].kind) {
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      uint64_t addr = 0;
+      if (const Mem *m = args_[i].mem.get()) {
+        addr = reinterpret_cast<uint64_t>(m->data());
+        s.mems.push_back(args_[i].mem);
+      }
+      std::memcpy(slot, &addr, sizeof addr);
+      break;
+    }
+    case compiler::ArgKind::LocalPointer: {
+      local = alignUp(local, kLocalAlign);
+      uint64_t offset = local;
+      std::memcpy(slot, &offset, sizeof offset);
+      local += args_[i].localSize;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  s.localMemSize = local;
+  return s;
+}
+
+} // namespace fibercl::runtime

@@ -1,0 +1,69 @@
+// cl_kernel: one kernel of a built program and its current argument values, and the
+// snapshot of those values an NDRange command takes at enqueue time.
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include "fibercl/compiler/compiler.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace fibercl::runtime {
+
+class Mem;
+class Program;
+
+class Kernel : public Object<Kernel, cl_kernel> {
+public:
+  static constexpr Tag kTag = Tag::Kernel;
+  static constexpr cl_int kInvalidError = CL_INVALID_KERNEL;
+
+  Kernel(Program &program, const compiler::KernelInfo &info, fcl_work_group_fn entry);
+  // clCloneKernel: same program, copies of the argument values.
+  explicit Kernel(const Kernel &other);
+  ~Kernel();
+
+  Program &program() const { return *program_; }
+  const compiler::KernelInfo &info() const { return *info_; }
+  const std::string &name() const { return info_->name; }
+  fcl_work_group_fn entry() const { return entry_; }
+  size_t numArgs() const { return info_->args.size(); }
+
+  // clSetKernelArg once validated: the argument's bytes, a buffer (may be null), or
+  // the size of a __local argument.
+  void setValue(cl_uint index, const void *value, size_t size);
+  void setMem(cl_uint index, Mem *mem);
+  void setLocal(cl_uint index, size_t size);
+
+  bool allArgsSet() const;
+  // Static __local bytes plus the __local arguments, each 128-byte aligned.
+  uint64_t localMemSize() const;
+
+  // A copy of the arguments in the kernel ABI's form (kernel_abi.h): `args[i]`
+  // points into `bytes`; buffers hold device addresses, __local arguments offsets.
+  struct Snapshot {
+    std::unique_ptr<unsigned char[]> storage;
+    void **args = nullptr;
+    std::vector<Ref<Mem>> mems; // kept alive until the command is done
+    uint64_t localMemSize = 0;
+  };
+  Snapshot snapshot() const;
+
+private:
+  struct Arg {
+    bool set = false;
+    Ref<Mem> mem;
+    uint64_t localSize = 0;
+  };
+  void computeLayout();
+
+  Ref<Program> program_;
+  const compiler::KernelInfo *info_;
+  fcl_work_group_fn entry_;
+  std::vector<Arg> args_;
+  std::vector<size_t> offsets_;          // of each argument in values_
+  std::vector<unsigned char> values_;    // by-value argument bytes
+};
+
+} // namespace fibercl::runtime

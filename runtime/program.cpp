@@ -1,0 +1,191 @@
+// cl_program: compile / link / build through the compiler, then JIT-load.
+#include "runtime/program.hpp"
+#include "runtime/context.hpp"
+#include "runtime/error.hpp"
+#include "runtime/exec/executor.hpp"
+
+namespace fibercl::runtime {
+
+Program::Program(Context &context, std::string source)
+    : context_(context), origin_(Origin::Source), source_(std::move(source)) {}
+
+Program::Program(Context &context, compiler::Binary binary)
+    : context_(context), origin_(Origin::Binary), binary_(std::move(binary)) {}
+
+Program::Program(Context &context) : context_(context), origin_(Origin::Link) {}
+
+Program::~Program() = default;
+
+void Program::beginBuild(bool checkKernels) {
+  // CL_INVALID_OPERATION if there are kernel objects attached to program.
+  if (checkKernels && kernelCount_.load(std::memory_order_relaxed) > 0)
+    throw Error(CL_INVALID_OPERATION, "kernels are attached to the program");
+  // CL_INVALID_OPERATION if a previous build has not completed.
+  if (building_.exchange(true, std::memory_order_acquire))
+    throw Error(CL_INVALID_OPERATION, "a build of the program is in progress");
+}
+
+void Program::installExecutable(compiler::Result &result, const std::string &options,
+                                cl_int failureCode) {
+  std::string error;
+  std::unique_ptr<compiler::Executable> exe;
+  if (result.success) {
+    exe = compiler::load(result.binary, exec::hostSymbols(), error);
+    if (!exe) {
+      result.success = false;
+      result.log += (result.log.empty() ? "" : "\n") + error;
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  options_ = options;
+  log_ = std::move(result.log);
+  if (!result.success) {
+    status_ = CL_BUILD_ERROR;
+    binary_ = {};
+    kernels_.clear();
+    executable_.reset();
+    executableReady_.store(false, std::memory_order_release);
+    throw Error(result.invalidOptions ? (failureCode == CL_LINK_PROGRAM_FAILURE
+                                             ? CL_INVALID_LINKER_OPTIONS
+                                             : CL_INVALID_BUILD_OPTIONS)
+                                      : failureCode,
+                "see the build log");
+  }
+  status_ = CL_BUILD_SUCCESS;
+  binary_ = std::move(result.binary);
+  kernels_ = result.kernels.empty() ? exe->kernels() : std::move(result.kernels);
+  executable_ = std::move(exe);
+  executableReady_.store(true, std::memory_order_release);
+}
+
+void Program::build(const std::string &options) {
+  beginBuild(true);
+  struct End {
+    Program *p;
+    ~End() { p->endBuild(); }
+  } end{this};
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = CL_BUILD_IN_PROGRESS;
+  }
+  compiler::Result result;
+  if (origin_ == Origin::Source) {
+    result = compiler::build(source_, options);
+  } else {
+    compiler::Binary input = binary();
+    // CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and
+    // devices listed in device_list do not have a valid program binary loaded.
+    if (input.kind == compiler::BinaryKind::None) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      status_ = CL_BUILD_ERROR;
+      throw Error(CL_INVALID_BINARY, "the program has no binary to build");
+    }
+    result = compiler::buildFromBinary(input, options);
+  }
+  installExecutable(result, options, CL_BUILD_PROGRAM_FAILURE);
+}
+
+void Program::compile(const std::string &options,
+                      const std::vector<compiler::Header> &headers) {
+  // CL_INVALID_OPERATION if program has no source or IL available, i.e. it has not
+  // been created with clCreateProgramWithSource or clCreateProgramWithIL.
+  if (origin_ != Origin::Source)
+    throw Error(CL_INVALID_OPERATION, "program was not created from source");
+  beginBuild(true);
+  struct End {
+    Program *p;
+    ~End() { p->endBuild(); }
+  } end{this};
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = CL_BUILD_IN_PROGRESS;
+  }
+  compiler::Result result = compiler::compile(source_, options, headers);
+  std::lock_guard<std::mutex> lock(mutex_);
+  options_ = options;
+  log_ = std::move(result.log);
+  executable_.reset();
+  kernels_.clear();
+  executableReady_.store(false, std::memory_order_release);
+  if (!result.success) {
+    status_ = CL_BUILD_ERROR;
+    binary_ = {};
+    throw Error(result.invalidOptions ? CL_INVALID_COMPILER_OPTIONS
+                                      : CL_COMPILE_PROGRAM_FAILURE,
+                "see the build log");
+  }
+  status_ = CL_BUILD_SUCCESS;
+  binary_ = std::move(result.binary);
+}
+
+void Program::link(const std::vector<Program *> &inputs, const std::string &options,
+                   bool createLibrary) {
+  beginBuild(false);
+  struct End {
+    Program *p;
+    ~End() { p->endBuild(); }
+  } end{this};
+  std::vector<compiler::Binary> binaries;
+  binaries.reserve(inputs.size());
+  for (Program *p : inputs)
+    binaries.push_back(p->binary());
+  std::vector<const compiler::Binary *> ptrs;
+  for (auto &b : binaries)
+    ptrs.push_back(&b);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = CL_BUILD_IN_PROGRESS;
+  }
+  compiler::Result result = compiler::link(ptrs, options, createLibrary);
+  if (createLibrary) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    options_ = options;
+    log_ = std::move(result.log);
+    if (!result.success) {
+      status_ = CL_BUILD_ERROR;
+      throw Error(result.invalidOptions ? CL_INVALID_LINKER_OPTIONS
+                                        : CL_LINK_PROGRAM_FAILURE,
+                  "see the build log");
+    }
+    status_ = CL_BUILD_SUCCESS;
+    binary_ = std::move(result.binary);
+    return;
+  }
+  installExecutable(result, options, CL_LINK_PROGRAM_FAILURE);
+}
+
+cl_build_status Program::buildStatus() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_;
+}
+std::string Program::buildOptions() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return options_;
+}
+std::string Program::buildLog() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return log_;
+}
+compiler::Binary Program::binary() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return binary_;
+}
+compiler::BinaryKind Program::binaryKind() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return binary_.kind;
+}
+
+const std::vector<compiler::KernelInfo> &Program::kernels() const { return kernels_; }
+
+const compiler::KernelInfo *Program::findKernel(const std::string &name) const {
+  for (const auto &k : kernels_)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+fcl_work_group_fn Program::entry(const std::string &name) const {
+  return executable_ ? executable_->entry(name) : nullptr;
+}
+
+} // namespace fibercl::runtime

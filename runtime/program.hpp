@@ -1,0 +1,85 @@
+// cl_program: source or binary, and the outcome of compiling, linking or building it
+// (status, options, log, binary, and the loaded executable kernels run from).
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include "fibercl/compiler/compiler.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fibercl::runtime {
+
+class Context;
+
+class Program : public Object<Program, cl_program> {
+public:
+  static constexpr Tag kTag = Tag::Program;
+  static constexpr cl_int kInvalidError = CL_INVALID_PROGRAM;
+
+  enum class Origin { Source, Binary, Link };
+
+  Program(Context &context, std::string source);
+  Program(Context &context, compiler::Binary binary);
+  // An empty program that clLinkProgram fills.
+  explicit Program(Context &context);
+  ~Program();
+
+  Context &context() const { return *context_; }
+  Origin origin() const { return origin_; }
+  const std::string &source() const { return source_; }
+
+  // Each throws Error: CL_INVALID_OPERATION (kernels attached, build in progress,
+  // nothing to compile), CL_INVALID_*_OPTIONS, CL_*_PROGRAM_FAILURE.
+  void build(const std::string &options);
+  void compile(const std::string &options, const std::vector<compiler::Header> &headers);
+  void link(const std::vector<Program *> &inputs, const std::string &options,
+            bool createLibrary);
+
+  // Snapshot of the build state (copied under the lock).
+  cl_build_status buildStatus() const;
+  std::string buildOptions() const;
+  std::string buildLog() const;
+  compiler::Binary binary() const;
+  compiler::BinaryKind binaryKind() const;
+  bool hasExecutable() const { return executableReady_.load(std::memory_order_acquire); }
+
+  // Valid once hasExecutable(); immutable while kernels exist.
+  const std::vector<compiler::KernelInfo> &kernels() const;
+  const compiler::KernelInfo *findKernel(const std::string &name) const;
+  fcl_work_group_fn entry(const std::string &name) const;
+
+  // Kernels created from this program (a rebuild is refused while there are any).
+  void kernelAttached() { kernelCount_.fetch_add(1, std::memory_order_relaxed); }
+  void kernelDetached() { kernelCount_.fetch_sub(1, std::memory_order_relaxed); }
+
+private:
+  // Starts a build step; throws CL_INVALID_OPERATION if one is running or kernels
+  // are attached.
+  void beginBuild(bool checkKernels);
+  void endBuild() { building_.store(false, std::memory_order_release); }
+  // Installs a successful executable: loads it for the JIT. Throws failure.
+  void installExecutable(compiler::Result &result, const std::string &options,
+                         cl_int failureCode);
+
+  Ref<Context> context_;
+  Origin origin_;
+  std::string source_;
+
+  mutable std::mutex mutex_;
+  std::atomic<bool> building_{false};
+  std::atomic<bool> executableReady_{false};
+  std::atomic<uint32_t> kernelCount_{0};
+  cl_build_status status_ = CL_BUILD_NONE;
+  std::string options_;
+  std::string log_;
+  compiler::Binary binary_;
+  std::vector<compiler::KernelInfo> kernels_;
+  std::unique_ptr<compiler::Executable> executable_;
+};
+
+} // namespace fibercl::runtime
