@@ -14,10 +14,13 @@
  */
 #include "fcl_vec.h"
 
-/* C library functions that have no Clang builtin or whose name clashes with an
- * OpenCL overload. */
-float fcl_libm_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
+/* C library function whose name clashes with an OpenCL overload. (The float
+ * version goes through it too: LLVM's TargetLibraryInfo, which the FiberCL
+ * compiler uses to accept C library calls, does not know lgammaf_r.) */
 double fcl_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
+FCL_INLINE float fcl_lgammaf_r(float x, __private int *s) {
+  return (float)fcl_libm_lgamma_r((double)x, s);
+}
 
 /* Per-type constants and names. */
 #define FCL_IT_float int
@@ -97,6 +100,7 @@ double fcl_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
     S##W r = x > y ? x - y : (S##W)(S)0;                                                   \
     return x != x ? x : y != y ? y : r;                                                    \
   }                                                                                        \
+  FCL_CONST S##W hypot(S##W x, S##W y) { FCL_HYPOT_##S(W) }                                \
   FCL_CONST S##W nextafter(S##W x, S##W y) {                                               \
     typedef FCL_CAT(FCL_IT_##S, W) it_t;                                                   \
     it_t ix = FCL_AS(it_t, x);                                                             \
@@ -139,6 +143,25 @@ double fcl_libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
   FCL_PI_FUNCS(W, S)                                                                       \
   FCL_POWN_ROOTN(W, S)                                                                     \
   FCL_OUT_FUNCS(W, S)
+
+/* hypot without the C library (whose hypot LLVM's TargetLibraryInfo does not
+ * know). float: exact squares in double. double: scaled by a power of two when
+ * the larger magnitude is beyond 2^+-500. Infinities win over NaN. */
+#define FCL_HYPOT_float(W)                                                                 \
+  double##W xd = FCL_CVT(W, x, double##W), yd = FCL_CVT(W, y, double##W);                  \
+  float##W r = FCL_CVT(W, __builtin_elementwise_sqrt(xd * xd + yd * yd), float##W);        \
+  return (__builtin_elementwise_abs(x) == INFINITY) | (__builtin_elementwise_abs(y) == INFINITY) \
+             ? (float##W)INFINITY                                                          \
+             : r;
+#define FCL_HYPOT_double(W)                                                                \
+  double##W ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);          \
+  double##W m = __builtin_elementwise_max(ax, ay), n = __builtin_elementwise_min(ax, ay);  \
+  /* powers of two: no rounding; the squares neither overflow nor vanish */                \
+  double##W s = m > 0x1p500 ? (double##W)0x1p-600 : m < 0x1p-500 ? (double##W)0x1p600 : (double##W)1.0; \
+  double##W ms = m * s, ns = n * s;                                                        \
+  double##W r = __builtin_elementwise_sqrt(ms * ms + ns * ns) / s;                         \
+  r = (x != x) | (y != y) ? x + y : r;                                                     \
+  return m == INFINITY ? (double##W)INFINITY : r;
 
 /* sinpi, cospi, tanpi: exact reduction x = (k/2 + f) with |f| <= 1/4 in double,
  * then sin/cos of pi*f in double (the float versions are thus correctly
@@ -257,8 +280,8 @@ FCL_FLOAT_TYPES(FCL_ALLW, FCL_MATH_EW)
 #define FCL_MATH_LIBM(S)                                                                   \
   FCL_LIBM1(S, acosh) FCL_LIBM1(S, asinh) FCL_LIBM1(S, atanh) FCL_CBRT_##S           \
   FCL_LIBM1(S, erf) FCL_LIBM1(S, erfc) FCL_LIBM1(S, expm1) FCL_LIBM1(S, log1p)             \
-  FCL_LIBM1(S, lgamma) FCL_LIBM1(S, tgamma) FCL_LIBM1(S, exp10)                            \
-  FCL_LIBM2(S, atan2) FCL_LIBM2(S, hypot) FCL_LIBM2(S, fmod) FCL_LIBM2(S, remainder)       \
+  FCL_LGAMMA_##S FCL_LIBM1(S, tgamma) FCL_LIBM1(S, exp10)                            \
+  FCL_LIBM2(S, atan2) FCL_LIBM2(S, fmod) FCL_LIBM2(S, remainder)       \
   FCL_CONST S ldexp(S x, int n) { return FCL_LIBM(ldexp, S)(x, n); }                        \
   FCL_SPLIT2(FCL_CONST, S, ldexp, S, int)                                                  \
   FCL_SPLIT2_SCALAR(FCL_CONST, S, ldexp, S, int)                                           \
@@ -288,7 +311,7 @@ FCL_FLOAT_TYPES(FCL_ALLW, FCL_MATH_EW)
   FCL_CONST double cbrt(double x) {                                                        \
     if (x == 0.0 || !__builtin_isfinite(x))                                                \
       return x;                                                                            \
-    int k = __builtin_ilogb(x) / 3; /* x = xs * 2^(3k), xs in [2^-2, 2^3) */               \
+    int k = ilogb(x) / 3; /* x = xs * 2^(3k), xs in [2^-2, 2^3) */                         \
     double xs = __builtin_ldexp(x, -3 * k);                                                \
     double r = __builtin_cbrt(xs);                                                         \
     double hi = r * r, lo = __builtin_fma(r, r, -hi);                                      \
@@ -296,7 +319,12 @@ FCL_FLOAT_TYPES(FCL_ALLW, FCL_MATH_EW)
     return __builtin_ldexp(r - ((c - xs) + cl) / (3.0 * hi), k);                           \
   }                                                                                        \
   FCL_SPLIT1(FCL_CONST, double, cbrt, double)
-#define FCL_LGAMMA_R_float fcl_libm_lgammaf_r
+#define FCL_LGAMMA_R_float fcl_lgammaf_r
+/* float lgamma through double, like lgamma_r (same results for both). */
+#define FCL_LGAMMA_float                                                                   \
+  FCL_CONST float lgamma(float x) { return (float)__builtin_lgamma((double)x); }           \
+  FCL_SPLIT1(FCL_CONST, float, lgamma, float)
+#define FCL_LGAMMA_double FCL_LIBM1(double, lgamma)
 #define FCL_LGAMMA_R_double fcl_libm_lgamma_r
 #define FCL_LIBM1(S, NAME)                                                                 \
   FCL_CONST S NAME(S x) { return FCL_LIBM(NAME, S)(x); }                                   \

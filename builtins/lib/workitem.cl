@@ -26,7 +26,11 @@ const __private fcl_group_ctx *__fibercl_ctx(void) __attribute__((const));
 /* dim clamped to a valid array index (the result is discarded by a select when
  * dim is out of range). */
 FCL_INLINE uint fcl_dim_index(uint dim) { return dim < 3u ? dim : 0u; }
-FCL_INLINE bool fcl_dim_valid(uint dim) { return dim < __fibercl_ctx()->work_dim; }
+/* work_dim is 1..3 (clEnqueueNDRangeKernel rejects anything else), so
+ * dimension 0 is always valid: with a constant 0 this folds away, and the
+ * common 1D kernel has no select on work_dim (nothing for the optimiser to
+ * unswitch the work-item loop on). */
+FCL_INLINE bool fcl_dim_valid(uint dim) { return (dim == 0u) | (dim < __fibercl_ctx()->work_dim); }
 
 FCL_CONST uint get_work_dim(void) { return __fibercl_ctx()->work_dim; }
 

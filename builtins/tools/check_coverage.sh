@@ -143,5 +143,15 @@ PY
   # Other undefined symbols (libm calls the JIT resolves from the process, markers).
   [ $QUIET = 1 ] || { grep -v '^_Z' "$WORK/undef_$STD.txt" | tr '\n' ' ' | sed 's/^/    other undefined (expected: markers, libm): /'; echo; }
 done
+# --- 4. C library calls the compiler's undefined-function check must accept -----
+if command -v llvm-config-19 > /dev/null && c++ -std=c++17 "$ROOT/builtins/tools/fcl_libcalls.cpp" \
+    $(llvm-config-19 --cxxflags --ldflags) -lLLVM-19 -o "$WORK/fcl_libcalls" 2> /dev/null; then
+  "$WORK/fcl_libcalls" "$WORK/lib_cmake.bc" | sort > "$WORK/libcalls.txt"
+  say "C library calls: $(awk '{print $2}' "$WORK/libcalls.txt" | tr '\n' ' ')"
+  unknown=$(awk '$1 == "unknown" {print $2}' "$WORK/libcalls.txt" | tr '\n' ' ')
+  [ -z "$unknown" ] || echo "note: not in LLVM's TargetLibraryInfo (the compiler's checkUndefined" \
+    "must accept them; the JIT resolves them from libm): $unknown"
+fi
+
 if [ $status = 0 ]; then echo "coverage: OK"; else echo "coverage: FAILED (undefined builtins above)"; fi
 exit $status

@@ -40,6 +40,15 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
       "-I", kVirtualDir,
   };
   args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
+  if (options.clStd == "CL3.0") {
+    // opencl-c-base.h defines these two features only for SPIR targets, and -cl-ext
+    // does not know them; the device reports them, so kernels must see them.
+    args.push_back("-D__opencl_c_atomic_scope_device=1");
+    args.push_back("-D__opencl_c_atomic_scope_all_devices=1");
+  }
+  // Vectors wider than 16 bytes change ABI with AVX; kernels are compiled for the
+  // baseline and re-targeted to the host after linking, so the warning is noise.
+  args.push_back("-Wno-psabi");
   if (options.debugInfo) {
     args.push_back("-debug-info-kind=constructor");
     args.push_back("-dwarf-version=4");

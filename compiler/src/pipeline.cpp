@@ -33,6 +33,8 @@
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 
+#include <dlfcn.h>
+
 #include "debug.hpp"
 #include "fibercl/builtins.hpp"
 #include "host_target.hpp"
@@ -61,6 +63,13 @@ bool linkBuiltins(llvm::Module &m, std::string &log) {
   return true;
 }
 
+// libm functions LLVM does not model (erfc, tgamma, lgamma_r, ...) that the builtins
+// library calls; the JIT resolves them from libm (jit.cpp).
+bool isMathLibraryFunction(llvm::StringRef name) {
+  static void *libm = dlopen("libm.so.6", RTLD_LAZY);
+  return libm && dlsym(libm, name.str().c_str()) != nullptr;
+}
+
 // A declaration left after linking must be provided by the runtime, by LLVM, or by
 // the C library's math functions; anything else is an undefined function.
 bool checkUndefined(const llvm::Module &m, std::string &log) {
@@ -72,7 +81,8 @@ bool checkUndefined(const llvm::Module &m, std::string &log) {
     llvm::StringRef name = f.getName();
     llvm::LibFunc libFunc;
     if (name.starts_with("__fibercl_") || name == "printf" ||
-        (!name.starts_with("_Z") && tlii.getLibFunc(name, libFunc)))
+        (!name.starts_with("_Z") &&
+         (tlii.getLibFunc(name, libFunc) || isMathLibraryFunction(name))))
       continue;
     log += "error: undefined function '" + llvm::demangle(name.str()) +
            "' (no definition in the program or the OpenCL C library)\n";
