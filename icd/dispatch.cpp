@@ -10,11 +10,13 @@ const cl_icd_dispatch kDispatch = {
 #define FCL_ICD(name) &fcl_##name,
 #define FCL_NONE(name) nullptr,
 #define FCL_EXTENSION(name)
+#define FCL_LOADER(name)
 #include "icd/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
 #undef FCL_NONE
 #undef FCL_EXTENSION
+#undef FCL_LOADER
 };
 
 namespace {
@@ -24,11 +26,13 @@ constexpr size_t countEntries() {
 #define FCL_ICD(name) ++n;
 #define FCL_NONE(name) ++n;
 #define FCL_EXTENSION(name)
+#define FCL_LOADER(name)
 #include "icd/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
 #undef FCL_NONE
 #undef FCL_EXTENSION
+#undef FCL_LOADER
   return n;
 }
 } // namespace

@@ -38,11 +38,15 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
 #define FCL_EXTENSION(name)                                                          \
   if (std::strcmp(func_name, #name) == 0)                                            \
     return reinterpret_cast<void *>(&fcl_##name);
+#define FCL_LOADER(name)                                                             \
+  if (std::strcmp(func_name, #name) == 0)                                            \
+    return reinterpret_cast<void *>(&::name);
 #include "icd/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
 #undef FCL_NONE
 #undef FCL_EXTENSION
+#undef FCL_LOADER
   return nullptr;
 }
 

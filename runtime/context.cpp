@@ -1,6 +1,6 @@
 // cl_context.
 #include "runtime/context.hpp"
-#include "runtime/device.hpp"
+#include "runtime/platform.hpp"
 
 namespace fibercl::runtime {
 

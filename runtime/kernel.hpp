@@ -2,6 +2,7 @@
 // snapshot of those values an NDRange command takes at enqueue time.
 #pragma once
 
+#include "runtime/memory.hpp"
 #include "runtime/object.hpp"
 
 #include "fibercl/compiler/compiler.hpp"

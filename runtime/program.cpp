@@ -4,7 +4,27 @@
 #include "runtime/error.hpp"
 #include "runtime/exec/executor.hpp"
 
+#include <sstream>
+
 namespace fibercl::runtime {
+
+namespace {
+// Whether options ask for uniform work-groups: -cl-uniform-work-group-size, or an
+// OpenCL C version below 2.0 (1.2 when -cl-std is absent), where non-uniform
+// work-groups do not exist.
+bool uniformFromOptions(const std::string &options) {
+  std::istringstream in(options);
+  std::string word;
+  bool uniform = false, modern = false;
+  while (in >> word) {
+    if (word == "-cl-uniform-work-group-size")
+      uniform = true;
+    else if (word.rfind("-cl-std=CL", 0) == 0)
+      modern = word.size() > 10 && word[10] >= '2' && word[10] <= '9';
+  }
+  return uniform || !modern;
+}
+} // namespace
 
 Program::Program(Context &context, std::string source)
     : context_(context), origin_(Origin::Source), source_(std::move(source)) {}
@@ -69,6 +89,7 @@ void Program::build(const std::string &options) {
     status_ = CL_BUILD_IN_PROGRESS;
   }
   compiler::Result result;
+  uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
   if (origin_ == Origin::Source) {
     result = compiler::build(source_, options);
   } else {
@@ -100,6 +121,7 @@ void Program::compile(const std::string &options,
     std::lock_guard<std::mutex> lock(mutex_);
     status_ = CL_BUILD_IN_PROGRESS;
   }
+  uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
   compiler::Result result = compiler::compile(source_, options, headers);
   std::lock_guard<std::mutex> lock(mutex_);
   options_ = options;
@@ -127,8 +149,13 @@ void Program::link(const std::vector<Program *> &inputs, const std::string &opti
   } end{this};
   std::vector<compiler::Binary> binaries;
   binaries.reserve(inputs.size());
-  for (Program *p : inputs)
+  bool uniform = options.find("-cl-uniform-work-group-size") !=
+                 std::string::npos;
+  for (Program *p : inputs) {
     binaries.push_back(p->binary());
+    uniform |= p->uniformWorkGroups();
+  }
+  uniform_.store(uniform, std::memory_order_relaxed);
   std::vector<const compiler::Binary *> ptrs;
   for (auto &b : binaries)
     ptrs.push_back(&b);

@@ -53,6 +53,10 @@ public:
   const compiler::KernelInfo *findKernel(const std::string &name) const;
   fcl_work_group_fn entry(const std::string &name) const;
 
+  // True when launches must use uniform work-groups: OpenCL C 1.x programs (the
+  // default -cl-std) and -cl-uniform-work-group-size.
+  bool uniformWorkGroups() const { return uniform_.load(std::memory_order_relaxed); }
+
   // Kernels created from this program (a rebuild is refused while there are any).
   void kernelAttached() { kernelCount_.fetch_add(1, std::memory_order_relaxed); }
   void kernelDetached() { kernelCount_.fetch_sub(1, std::memory_order_relaxed); }
@@ -74,6 +78,7 @@ private:
   std::atomic<bool> building_{false};
   std::atomic<bool> executableReady_{false};
   std::atomic<uint32_t> kernelCount_{0};
+  std::atomic<bool> uniform_{true};
   cl_build_status status_ = CL_BUILD_NONE;
   std::string options_;
   std::string log_;

@@ -84,17 +84,16 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
   // CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value
   // between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS).
   check(work_dim < 1 || work_dim > 3, CL_INVALID_WORK_DIMENSION, "work_dim must be 1..3");
-  // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL. (A size of 0 in a
-  // dimension is allowed since OpenCL 2.1: the command does nothing.)
-  check(!global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
-
+  // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the values
+  // in it are 0: "Returning this error code under these circumstances is deprecated
+  // by version 2.1" -- such a command does nothing and succeeds.
   exec::NDRange range;
   range.workDim = work_dim;
-  bool empty = false;
+  bool empty = !global_work_size;
   for (cl_uint d = 0; d < work_dim; ++d) {
-    range.globalSize[d] = global_work_size[d];
+    range.globalSize[d] = global_work_size ? global_work_size[d] : 0;
     range.globalOffset[d] = global_work_offset ? global_work_offset[d] : 0;
-    empty |= global_work_size[d] == 0;
+    empty |= range.globalSize[d] == 0;
     // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
     // corresponding values in global_work_offset for any dimensions is greater than
     // the maximum value representable by size_t on the device.
@@ -134,6 +133,14 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
   } else if (!empty) {
     chooseLocalSize(k, work_dim, range.globalSize, range.localSize);
   }
+  // CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and the
+  // global_work_size is not evenly divisible by the local_work_size (or by the
+  // required work-group size).
+  if (!empty && k.program().uniformWorkGroups())
+    for (cl_uint d = 0; d < work_dim; ++d)
+      check(range.globalSize[d] % range.localSize[d] != 0, CL_INVALID_WORK_GROUP_SIZE,
+            "global_work_size is not a multiple of the work-group size, which must be "
+            "uniform (OpenCL C 1.x or -cl-uniform-work-group-size)");
 
   auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
 

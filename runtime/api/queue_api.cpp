@@ -228,7 +228,16 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
     check(num_events == 0 || !event_list, CL_INVALID_VALUE, "no events given");
-    auto wait = waitList(num_events, event_list, &q.context());
+    std::vector<Ref<Event>> wait;
+    for (cl_uint i = 0; i < num_events; ++i) {
+      // CL_INVALID_EVENT if event objects specified in event_list are not valid.
+      Event &ev = obj<Event>(event_list[i], "event_list[i]");
+      // CL_INVALID_CONTEXT if the context associated with command_queue and events
+      // in event_list are not the same.
+      check(&ev.context() != &q.context(), CL_INVALID_CONTEXT,
+            "an event belongs to another context");
+      wait.emplace_back(ev);
+    }
     // Later commands wait for these events: a barrier on them.
     submit(q, CL_COMMAND_BARRIER, nullptr, wait, nullptr, false, Queue::Sync::Barrier);
   });
