@@ -40,6 +40,8 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
       "-I", kVirtualDir,
   };
   args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
+  // Clang defines the device's OpenCL version only for SPIR targets.
+  args.push_back("-D__OPENCL_VERSION__=300");
   if (options.clStd == "CL3.0") {
     // opencl-c-base.h defines these two features only for SPIR targets, and -cl-ext
     // does not know them; the device reports them, so kernels must see them.
@@ -87,18 +89,24 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
       llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memFS);
 
-  clang::CompilerInstance ci;
-  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
-  ci.setVerboseOutputStream(diagStream); // "N errors generated." goes to the log too
-
   auto argStrings = cc1Arguments(options);
   std::vector<const char *> argv;
   for (const auto &a : argStrings)
     argv.push_back(a.c_str());
-  bool ok = clang::CompilerInvocation::CreateFromArgs(ci.getInvocation(), argv,
-                                                      ci.getDiagnostics());
+
+  // As clang's own cc1 does: parse the arguments with a temporary diagnostics engine,
+  // then create the real one from the parsed options, so -w and -Werror apply.
+  clang::CompilerInstance ci;
+  clang::DiagnosticsEngine argDiags(new clang::DiagnosticIDs(), diagOpts.get(),
+                                    new clang::TextDiagnosticPrinter(diagStream, diagOpts.get()));
+  bool ok = clang::CompilerInvocation::CreateFromArgs(ci.getInvocation(), argv, argDiags);
+  ci.getDiagnosticOpts().ShowColors = false;
+  ci.getDiagnosticOpts().ShowOptionNames = true; // "[-Wparentheses]" tells how to silence it
+  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  ci.setVerboseOutputStream(diagStream); // "N errors generated." goes to the log too
+  ok = ok && !argDiags.hasErrorOccurred();
   std::unique_ptr<llvm::Module> module;
-  if (ok && !ci.getDiagnostics().hasErrorOccurred()) {
+  if (ok) {
     ci.createFileManager(overlay);
     clang::EmitLLVMOnlyAction action(&context);
     if (ci.ExecuteAction(action))

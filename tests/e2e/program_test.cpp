@@ -135,8 +135,8 @@ TEST_F(Build, FastRelaxedMathDefinesMacro) {
 
 const char* kWarningSource = R"CLC(
   __kernel void w(__global int* out) {
-    int big = 1 << 40;   // shift count >= width of type: a default-on warning
-    out[0] = 7;
+    if (out[1] = 3)      // assignment as a condition: a default-on warning (-Wparentheses)
+      out[0] = 7;
   })CLC";
 
 TEST_F(Build, WarningsSuppressedByW) {
