@@ -160,10 +160,11 @@ Result build(const std::string &source, const std::string &options) {
   if (buildCache().find(key, cached))
     return cached;
   std::string diskKey = cacheKey(source, options);
-  if (auto bytes = cacheLoad(diskKey)) {
+  if (auto entry = cacheLoad(diskKey)) {
     Result r;
     r.success = true;
-    r.binary = Binary{BinaryKind::Executable, std::move(*bytes)};
+    r.log = std::move(entry->log);
+    r.binary = Binary{BinaryKind::Executable, std::move(entry->binary)};
     r.kernels = kernelsOf(r.binary);
     buildCache().store(key, r);
     return r;
@@ -176,7 +177,7 @@ Result build(const std::string &source, const std::string &options) {
   Result r = executableFrom(*m, parsed, std::move(log));
   if (r.success) {
     buildCache().store(key, r);
-    cacheStore(diskKey, r.binary.bytes);
+    cacheStore(diskKey, {r.binary.bytes, r.log});
   }
   return r;
 }

@@ -65,36 +65,58 @@ std::string cacheKey(const std::string &source, const std::string &options) {
   return llvm::toHex(sha.final(), /*LowerCase=*/true);
 }
 
-std::optional<std::vector<uint8_t>> cacheLoad(const std::string &key) {
+namespace {
+
+std::optional<std::string> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool writeFileAtomically(const std::string &path, const char *data, size_t size) {
+  std::string temp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(data, std::streamsize(size));
+    if (!out) {
+      std::remove(temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<CachedBuild> cacheLoad(const std::string &key) {
   std::string dir = cacheDirectory();
   if (dir.empty())
     return std::nullopt;
-  std::ifstream in(dir + "/" + key + ".bin", std::ios::binary);
-  if (!in)
+  auto log = readFile(dir + "/" + key + ".log"); // written first, so present if .bin is
+  auto bin = readFile(dir + "/" + key + ".bin");
+  if (!log || !bin)
     return std::nullopt;
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  CachedBuild entry{std::vector<uint8_t>(bin->begin(), bin->end()), *log};
   DecodedBinary decoded;
-  if (!decodeBinary(bytes.data(), bytes.size(), decoded) ||
+  if (!decodeBinary(entry.binary.data(), entry.binary.size(), decoded) ||
       decoded.kind != BinaryKind::Executable)
     return std::nullopt; // damaged entry: rebuild (and overwrite it)
-  return bytes;
+  return entry;
 }
 
-void cacheStore(const std::string &key, const std::vector<uint8_t> &bytes) {
+void cacheStore(const std::string &key, const CachedBuild &entry) {
   std::string dir = cacheDirectory();
   if (dir.empty() || !makeDirectories(dir))
     return;
-  std::string final = dir + "/" + key + ".bin";
-  std::string temp = final + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
-    if (!out)
-      return (void)std::remove(temp.c_str());
-  }
-  if (std::rename(temp.c_str(), final.c_str()) != 0)
-    std::remove(temp.c_str());
+  std::string base = dir + "/" + key;
+  if (writeFileAtomically(base + ".log", entry.log.data(), entry.log.size()))
+    writeFileAtomically(base + ".bin", reinterpret_cast<const char *>(entry.binary.data()),
+                        entry.binary.size());
 }
 
 } // namespace fibercl::compiler

@@ -14,7 +14,13 @@ namespace fibercl::compiler {
 
 std::string cacheKey(const std::string &source, const std::string &options);
 
-std::optional<std::vector<uint8_t>> cacheLoad(const std::string &key);
-void cacheStore(const std::string &key, const std::vector<uint8_t> &bytes);
+// An executable binary and the build log (warnings) that came with it.
+struct CachedBuild {
+  std::vector<uint8_t> binary;
+  std::string log;
+};
+
+std::optional<CachedBuild> cacheLoad(const std::string &key);
+void cacheStore(const std::string &key, const CachedBuild &entry);
 
 } // namespace fibercl::compiler
