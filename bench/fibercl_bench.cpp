@@ -174,7 +174,7 @@ __kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
   for (int t = 0; t < iters; ++t) {
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    v = buf[(lid + 1) % l] + lid;
+    v = buf[lid + 1 == l ? 0 : lid + 1] + lid; // no division: measure the barrier
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   data[get_global_id(0)] = v;
