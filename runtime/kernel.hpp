@@ -7,7 +7,9 @@
 
 #include "fibercl/compiler/compiler.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fibercl::runtime {
@@ -51,7 +53,19 @@ public:
   };
   Snapshot snapshot() const;
 
+  // clSetKernelExecInfo's cl_fibercl_scheduling values (CL/cl_fibercl.h); unset ones
+  // come from the environment at each launch.
+  struct SchedulingOverrides {
+    std::optional<uint32_t> occupancy;
+    std::optional<uint32_t> schedule;  // CL_SCHEDULE_*_FIBERCL
+    std::optional<uint64_t> seed;
+    std::optional<uint32_t> admission; // CL_ADMISSION_*_FIBERCL
+  };
+  SchedulingOverrides &scheduling() { return scheduling_; }
+  const SchedulingOverrides &scheduling() const { return scheduling_; }
+
 private:
+  SchedulingOverrides scheduling_;
   struct Arg {
     bool set = false;
     Ref<Mem> mem;

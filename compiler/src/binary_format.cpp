@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -71,6 +71,14 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u64(k.privateMemSize);
   w.u32(k.usesBarriers);
   w.u32(k.usesPrintf);
+  w.u32(k.mayYield);
+  w.u32(uint32_t(k.sites.size()));
+  for (const auto &site : k.sites) {
+    w.u32(site.id);
+    w.u32(uint32_t(site.kind));
+    w.u32(site.line);
+    w.str(site.file);
+  }
   w.u32(uint32_t(k.args.size()));
   for (const auto &a : k.args) {
     w.u32(uint32_t(a.kind));
@@ -93,6 +101,19 @@ KernelInfo readKernel(Reader &r) {
   k.privateMemSize = r.u64();
   k.usesBarriers = r.u32() != 0;
   k.usesPrintf = r.u32() != 0;
+  k.mayYield = r.u32() != 0;
+  uint32_t sites = r.u32();
+  for (uint32_t i = 0; i < sites && r.ok; ++i) {
+    SiteInfo site;
+    site.id = r.u32();
+    uint32_t kind = r.u32();
+    if (kind > uint32_t(SiteInfo::Kind::Fence))
+      r.ok = false;
+    site.kind = SiteInfo::Kind(kind);
+    site.line = r.u32();
+    site.file = r.str();
+    k.sites.push_back(std::move(site));
+  }
   uint32_t n = r.u32();
   for (uint32_t i = 0; i < n && r.ok; ++i) {
     KernelArg a;

@@ -18,7 +18,7 @@ namespace fibercl::compiler {
 namespace {
 
 // Where the in-memory sources appear; diagnostics name the main file "<source>".
-constexpr const char *kVirtualDir = "/fibercl-input";
+constexpr const char *kVirtualDir = kVirtualSourceDir;
 constexpr const char *kMainFile = "/fibercl-input/<source>";
 
 std::vector<std::string> cc1Arguments(const BuildOptions &options) {

@@ -15,6 +15,9 @@ class Module;
 
 namespace fibercl::compiler {
 
+// Where the program's source and its clCompileProgram headers appear to Clang.
+inline constexpr const char *kVirtualSourceDir = "/fibercl-input";
+
 // Compiles `source` to an LLVM module in `context`. Clang's diagnostics (errors and
 // warnings, with file:line:column) are appended to `log`. Returns nullptr on failure.
 std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,

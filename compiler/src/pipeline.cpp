@@ -9,8 +9,10 @@
 //     InlinePreparation + AlwaysInliner then make each body a single function, so
 //     every marker ends up in a body (where the coordinates are parameters) and
 //     kernels called by kernels are handled like any other callee.
-//  4. WorkItemMarkersPass replaces the markers; LocalMemoryPass replaces __local
-//     variables by offsets (after inlining, their uses are all in bodies).
+//  4. WorkItemMarkersPass replaces the markers; YieldPointsPass then sees every
+//     atomic, fence, barrier and spinning loop of a body in one function (and the
+//     barrier calls the markers became); LocalMemoryPass replaces __local variables
+//     by offsets (after inlining, their uses are all in bodies).
 //  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
 //     the bodies into them, which is what exposes the work-item loop to the
 //     vectoriser.
@@ -134,11 +136,13 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
     return false;
 
-  runPasses(m, tm.get(), Then::Nothing, [](llvm::ModulePassManager &mpm) {
+  SiteTable sites;
+  runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(KernelBodyPass());                      // 3
     mpm.addPass(InlinePreparationPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
-    mpm.addPass(WorkItemMarkersPass());                 // 4
+    mpm.addPass(WorkItemMarkersPass(sites));            // 4
+    mpm.addPass(YieldPointsPass(sites));
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
   });
@@ -151,6 +155,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }
     k.usesBarriers = body->hasFnAttribute(kBarriersAttr);
     k.usesPrintf = body->hasFnAttribute(kPrintfAttr);
+    k.mayYield = body->hasFnAttribute(kMayYieldAttr);
+    k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10,
                                                                          k.staticLocalSize);
   }

@@ -1,9 +1,25 @@
 /* cl_fibercl_scheduling: FiberCL's extension for controlling and observing how
  * work-groups are scheduled. Installed with FiberCL; include after <CL/cl.h>.
  *
- * Device queries (clGetDeviceInfo), all cl_ulong, read-only debug counters:
- *   CL_DEVICE_STACKS_CREATED_FIBERCL     work-item fiber stacks mmap'ed so far
- *   CL_DEVICE_FIBER_GROUPS_RUN_FIBERCL   work-groups that needed fibers (barriers)
+ * Scheduling applies to kernels that may yield: kernels with atomic or volatile
+ * accesses (the compiler puts yield points after atomic operations and fences, after
+ * barriers, and on the back-edges of loops that may spin). Other kernels run each
+ * work-group to completion, at full speed.
+ *
+ * Per kernel, for its later launches (clSetKernelExecInfo); these override the
+ * environment (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE, FIBERCL_SEED, FIBERCL_ADMISSION):
+ *   CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL  cl_uint   at most this many work-groups
+ *                                                    occupant at once; 0 = unbounded
+ *   CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL   cl_uint   CL_SCHEDULE_FAIR_FIBERCL or
+ *                                                    CL_SCHEDULE_UNFAIR_FIBERCL
+ *   CL_KERNEL_EXEC_INFO_SEED_FIBERCL       cl_ulong  deterministic mode with this seed
+ *   CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL  cl_uint   CL_ADMISSION_*_FIBERCL
+ *
+ * Device queries (clGetDeviceInfo):
+ *   CL_DEVICE_STACKS_CREATED_FIBERCL     cl_ulong  work-item fiber stacks mmap'ed so far
+ *   CL_DEVICE_FIBER_GROUPS_RUN_FIBERCL   cl_ulong  work-groups that needed fibers
+ *   CL_DEVICE_OCCUPANCY_FIBERCL          cl_uint   default occupancy bound (0 = none)
+ *   CL_DEVICE_SCHEDULE_FIBERCL           cl_uint   default policy (CL_SCHEDULE_*)
  */
 #ifndef CL_FIBERCL_H
 #define CL_FIBERCL_H
@@ -19,6 +35,20 @@ extern "C" {
 
 #define CL_DEVICE_STACKS_CREATED_FIBERCL 0x4F00
 #define CL_DEVICE_FIBER_GROUPS_RUN_FIBERCL 0x4F01
+#define CL_DEVICE_OCCUPANCY_FIBERCL 0x4F02
+#define CL_DEVICE_SCHEDULE_FIBERCL 0x4F03
+
+#define CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL 0x4F10
+#define CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL 0x4F11
+#define CL_KERNEL_EXEC_INFO_SEED_FIBERCL 0x4F12
+#define CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL 0x4F13
+
+#define CL_SCHEDULE_FAIR_FIBERCL 0
+#define CL_SCHEDULE_UNFAIR_FIBERCL 1
+
+#define CL_ADMISSION_GROUP_ID_FIBERCL 0
+#define CL_ADMISSION_REVERSE_FIBERCL 1
+#define CL_ADMISSION_RANDOM_FIBERCL 2
 
 #ifdef __cplusplus
 }

@@ -204,6 +204,13 @@ extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       return out.string("v0000-01-01-00");
+    case CL_DEVICE_OCCUPANCY_FIBERCL:
+      return out.scalar<cl_uint>(fibercl::exec::Scheduling::fromEnvironment().occupancy);
+    case CL_DEVICE_SCHEDULE_FIBERCL:
+      return out.scalar<cl_uint>(fibercl::exec::Scheduling::fromEnvironment().policy ==
+                                         fibercl::exec::Scheduling::Policy::Unfair
+                                     ? CL_SCHEDULE_UNFAIR_FIBERCL
+                                     : CL_SCHEDULE_FAIR_FIBERCL);
     case CL_DEVICE_STACKS_CREATED_FIBERCL: {
       auto *e = dev.executorIfStarted();
       return out.scalar<cl_ulong>(e ? e->stacksCreated() : 0);

@@ -1,4 +1,6 @@
 // Entry points for kernel objects: creation, arguments, queries.
+#include <CL/cl_fibercl.h>
+#include <cstring>
 #include "runtime/api/entry.hpp"
 #include "runtime/context.hpp"
 #include "runtime/kernel.hpp"
@@ -154,9 +156,48 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                        size_t param_value_size, const void *param_value) {
   return call(__func__, [&] {
-    obj<Kernel>(kernel, "kernel");
-    // CL_INVALID_OPERATION if ... SVM is not supported by any device in the context.
-    throw Error(CL_INVALID_OPERATION, "no kernel execution information is supported");
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    auto &s = k.scheduling();
+    // CL_INVALID_VALUE if param_name is not valid, if param_value is NULL or if the
+    // size specified by param_value_size is not valid.
+    auto value = [&](auto tag) {
+      using T = decltype(tag);
+      check(param_value == nullptr, CL_INVALID_VALUE, "param_value is NULL");
+      check(param_value_size != sizeof(T), CL_INVALID_VALUE,
+            "param_value_size does not match the parameter's type");
+      T v;
+      std::memcpy(&v, param_value, sizeof v);
+      return v;
+    };
+    switch (param_name) {
+    case CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL:
+      s.occupancy = value(cl_uint{});
+      return;
+    case CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL: {
+      cl_uint v = value(cl_uint{});
+      check(v != CL_SCHEDULE_FAIR_FIBERCL && v != CL_SCHEDULE_UNFAIR_FIBERCL,
+            CL_INVALID_VALUE, "unknown CL_SCHEDULE_*_FIBERCL policy");
+      s.schedule = v;
+      return;
+    }
+    case CL_KERNEL_EXEC_INFO_SEED_FIBERCL:
+      s.seed = value(cl_ulong{});
+      return;
+    case CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL: {
+      cl_uint v = value(cl_uint{});
+      check(v > CL_ADMISSION_RANDOM_FIBERCL, CL_INVALID_VALUE,
+            "unknown CL_ADMISSION_*_FIBERCL order");
+      s.admission = v;
+      return;
+    }
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+      // CL_INVALID_OPERATION if ... SVM is not supported by any device in the context.
+      throw Error(CL_INVALID_OPERATION, "SVM is not supported");
+    default:
+      throw Error(CL_INVALID_VALUE, "unknown param_name");
+    }
   });
 }
 

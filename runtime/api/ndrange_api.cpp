@@ -1,5 +1,6 @@
 // clEnqueueNDRangeKernel and its relatives: launch validation, the choice of a
 // work-group size, the argument snapshot, and the command handed to the executor.
+#include <CL/cl_fibercl.h>
 #include "runtime/api/enqueue.hpp"
 #include "runtime/context.hpp"
 #include "runtime/kernel.hpp"
@@ -12,6 +13,41 @@ using namespace fibercl::runtime;
 using namespace fibercl::runtime::api;
 
 namespace {
+
+// The launch's scheduling: the environment (read at each launch, so a program or the
+// `fibercl` tool may change it between launches), then clSetKernelExecInfo's values.
+exec::Scheduling schedulingFor(const Kernel &k) {
+  exec::Scheduling s = exec::Scheduling::fromEnvironment();
+  const Kernel::SchedulingOverrides &o = k.scheduling();
+  if (o.occupancy)
+    s.occupancy = *o.occupancy;
+  if (o.schedule)
+    s.policy = *o.schedule == CL_SCHEDULE_UNFAIR_FIBERCL ? exec::Scheduling::Policy::Unfair
+                                                         : exec::Scheduling::Policy::Fair;
+  if (o.seed) {
+    s.deterministic = true;
+    s.seed = *o.seed;
+  }
+  if (o.admission)
+    s.admission = *o.admission == CL_ADMISSION_REVERSE_FIBERCL
+                      ? exec::Scheduling::Admission::Reverse
+                  : *o.admission == CL_ADMISSION_RANDOM_FIBERCL
+                      ? exec::Scheduling::Admission::Random
+                      : exec::Scheduling::Admission::GroupId;
+  return s;
+}
+
+// "<source>:12 (atomic read)" for reports.
+std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
+  static const char *const kinds[] = {"barrier", "loop poll", "atomic read", "atomic write",
+                                      "fence"};
+  for (const compiler::SiteInfo &site : sites)
+    if (site.id == id)
+      return (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
+             std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] + ")";
+  return "site #" + std::to_string(id);
+}
+
 
 class NDRangeCommand final : public Command {
 public:
@@ -149,6 +185,10 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     range.entry = k.entry();
     range.kernelName = k.name();
     range.usesBarriers = info.usesBarriers;
+    range.mayYield = info.mayYield;
+    if (info.mayYield)
+      range.scheduling = schedulingFor(k);
+    range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };
     auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));
     // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds
     // CL_DEVICE_LOCAL_MEM_SIZE.

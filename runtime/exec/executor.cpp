@@ -12,6 +12,8 @@
 #include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/trace_log.hpp"
+#include "runtime/exec/yield_launch.hpp"
 
 namespace fibercl::exec {
 namespace {
@@ -47,6 +49,9 @@ struct Executor::Impl {
   size_t stackSize = 0;
   std::atomic<uint64_t> stacksCreated{0};
   std::atomic<uint64_t> fiberGroups{0};
+  std::atomic<uint64_t> yieldsTaken{0};
+  std::atomic<uint64_t> groupSwitches{0};
+  TraceLog traces; // FIBERCL_TRACE files of yielding launches
 
   std::mutex m;
   std::condition_variable workCv;   // idle workers
@@ -88,6 +93,8 @@ struct Executor::Impl {
 
   void submit(JobRef job) {
     uint64_t chunks = (job->total + job->chunk - 1) / job->chunk;
+    if (job->yield && !job->range.scheduling.deterministic)
+      chunks = threads; // every worker may admit groups
     int wake;
     bool helpers;
     {
@@ -147,6 +154,11 @@ struct Executor::Impl {
   // calling thread's runner (a helping host thread borrows one only when it first
   // runs a work-group).
   template <typename GetRunner> void runUnits(Job &job, GetRunner &&getRunner) {
+    if (job.yield) {
+      runYieldJob(getRunner(), job, [&](uint64_t n) { complete(job, n); });
+      removeJob(&job);
+      return;
+    }
     for (;;) {
       uint64_t begin = job.next.fetch_add(job.chunk, std::memory_order_acq_rel);
       if (begin >= job.total)
@@ -245,6 +257,17 @@ void Executor::runNDRange(NDRange range, Done done) {
       job->done(job->range.entry || job->total == 0 ? kComplete : kOutOfResources);
     return;
   }
+  if (job->range.mayYield) {
+    // Every group on its own fiber under job->range.scheduling (yield_launch.cpp).
+    job->chunk = job->total;
+    job->yield = std::make_shared<YieldShared>(*job, job->total);
+    job->yield->yieldsOut = &impl_->yieldsTaken;
+    job->yield->switchesOut = &impl_->groupSwitches;
+    if (!job->range.scheduling.tracePath.empty()) {
+      job->yield->traceLog = &impl_->traces;
+      job->yield->tracePid = impl_->traces.reserve(job->range.scheduling.tracePath);
+    }
+  }
   impl_->submit(std::move(job));
 }
 
@@ -318,6 +341,14 @@ void Executor::helpUntil(const std::function<bool()> &finished) {
 
 uint64_t Executor::stacksCreated() const {
   return impl_->stacksCreated.load(std::memory_order_relaxed);
+}
+
+uint64_t Executor::yieldsTaken() const {
+  return impl_->yieldsTaken.load(std::memory_order_relaxed);
+}
+
+uint64_t Executor::groupSwitches() const {
+  return impl_->groupSwitches.load(std::memory_order_relaxed);
 }
 
 uint64_t Executor::fiberGroupsRun() const {

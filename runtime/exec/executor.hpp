@@ -18,6 +18,25 @@
 
 namespace fibercl::exec {
 
+// How the work-groups of one launch are scheduled (DESIGN.md, "Execution model").
+// Defaults come from the environment (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE,
+// FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_TRACE,
+// FIBERCL_REPORT); clSetKernelExecInfo may override them per launch.
+struct Scheduling {
+  enum class Policy { Fair, Unfair };
+  enum class Admission { GroupId, Reverse, Random };
+  uint32_t occupancy = 0;               // at most this many groups occupant; 0 = unbounded
+  Policy policy = Policy::Fair;
+  Admission admission = Admission::GroupId;
+  bool deterministic = false;           // one worker, every decision from the seed
+  uint64_t seed = 0;
+  double deadlockTimeoutSeconds = 10;   // parallel mode: no progress for this long
+  std::string tracePath;                // Chrome trace-event JSON, "" = none
+  std::string reportPath;               // deadlock report as JSON, "" = none
+
+  static Scheduling fromEnvironment();  // the defaults, read from FIBERCL_*
+};
+
 // One NDRange launch. The pointed-to data (args, the bytes behind them) must stay
 // alive until `done` has been called.
 struct NDRange {
@@ -30,6 +49,12 @@ struct NDRange {
   void **args = nullptr;
   uint64_t localMemSize = 0;     // bytes of __local per group (static + arguments)
   bool usesBarriers = false;     // informational; the entry handles barriers itself
+  // The kernel has yield points (kernel_abi.h): its groups run on their own fibers
+  // under `scheduling`; otherwise each group runs to completion on one worker.
+  bool mayYield = false;
+  Scheduling scheduling;
+  // "file:line (kind)" of a barrier or yield site id, for reports; may be empty.
+  std::function<std::string(uint32_t site)> describeSite;
 };
 
 // Completion: called exactly once, from whichever thread finished the work, with
@@ -59,6 +84,8 @@ public:
   // Debug counters (exposed through clGetDeviceInfo, CL_DEVICE_*_FIBERCL).
   uint64_t stacksCreated() const;   // work-item fiber stacks ever mmap'ed
   uint64_t fiberGroupsRun() const;  // work-groups that needed fibers
+  uint64_t yieldsTaken() const;     // yield points whose countdown ran out (yielding launches)
+  uint64_t groupSwitches() const;   // of which suspended the group for another
 
   struct Impl;
 

@@ -217,5 +217,12 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
   } else if (__builtin_expect(g.roundSite != int64_t(site), 0)) {
     fibercl::exec::diverge(g, "waits at", site);
   }
-  fibercl::exec::switchTo(g, cur, cur + 1 == n ? 0 : cur + 1);
+  if (cur + 1 == n) {
+    // A barrier round completes: a progress event for deadlock detection.
+    if (ctx->yield_state)
+      ++reinterpret_cast<fcl_yield_state *>(ctx->yield_state)->progress;
+    fibercl::exec::switchTo(g, cur, 0);
+  } else {
+    fibercl::exec::switchTo(g, cur, cur + 1);
+  }
 }

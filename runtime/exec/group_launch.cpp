@@ -73,6 +73,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   }
   ctx.work_dim = R.workDim;
   ctx.reserved = 0;
+  ctx.yield_state = 0; // never yields: groups run to completion
   ctx.local_mem = 0;
   if (R.localMemSize) {
     void *block = r.localMemory(R.localMemSize);

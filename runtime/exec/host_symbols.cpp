@@ -6,6 +6,7 @@ extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
                                          void **args) noexcept;
 extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
                                        fcl_u32 flags) noexcept;
+extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept;
 
 namespace fibercl::exec {
 
@@ -13,6 +14,7 @@ std::map<std::string, void *> hostSymbols() {
   return {
       {FIBERCL_HOST_RUN_ITEMS, reinterpret_cast<void *>(&__fibercl_host_run_items)},
       {FIBERCL_HOST_BARRIER, reinterpret_cast<void *>(&__fibercl_host_barrier)},
+      {FIBERCL_HOST_YIELD, reinterpret_cast<void *>(&__fibercl_host_yield)},
       {"printf", reinterpret_cast<void *>(&__fibercl_printf)},
   };
 }

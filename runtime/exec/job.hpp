@@ -7,10 +7,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "runtime/exec/executor.hpp"
 
 namespace fibercl::exec {
+
+struct YieldShared;
 
 constexpr int32_t kComplete = 0;
 constexpr int32_t kOutOfResources = -5;   // CL_OUT_OF_RESOURCES
@@ -22,6 +25,7 @@ struct Job {
   uint64_t numGroups[3] = {1, 1, 1};
   std::function<int32_t()> host;  // host jobs
   Done done;
+  std::shared_ptr<YieldShared> yield; // NDRange with mayYield (yield_launch.hpp)
 
   uint64_t total = 1; // units
   uint64_t chunk = 1; // units per grab

@@ -16,6 +16,7 @@
 namespace fibercl::exec {
 
 struct Runner;
+struct YieldGroup;
 
 // One work-item's fiber: its suspended context (null until it first runs) and stack
 // (null for work-item 0, which runs on the runner's own stack).
@@ -48,6 +49,8 @@ struct GroupState {
   // Where the resumed side stores the context of the work-item that jumped to it.
   boost::context::detail::fcontext_t *saveSlot = nullptr;
   std::vector<ItemSlot> items;
+  // The suspendable group this state belongs to (yielding launches), else null.
+  YieldGroup *yieldGroup = nullptr;
 };
 
 // A sigaltstack owned by a runner, installed on the thread while it runs groups so

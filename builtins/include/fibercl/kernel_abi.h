@@ -27,6 +27,17 @@ typedef uint64_t fcl_u64;
 typedef uint32_t fcl_u32;
 #endif
 
+/* Per work-group scheduling state of a kernel that may yield (kernel metadata
+ * `mayYield`). Yield points -- after atomic operations and fences, at barriers, and on
+ * the back-edges of loops that may spin -- run inline:
+ *     if (--countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
+ * and an atomic write that changed memory also does `progress += 1` (the deadlock
+ * detector's evidence that some work-group is not just spinning). */
+typedef struct fcl_yield_state {
+  fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
+  fcl_u64 progress;
+} fcl_yield_state;
+
 typedef struct fcl_group_ctx {
   fcl_u64 global_offset[3];
   fcl_u64 global_size[3];
@@ -38,6 +49,7 @@ typedef struct fcl_group_ctx {
   fcl_u32 reserved;
   fcl_u64 local_mem; /* address of this group's __local block, 0 if none */
   fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
+  fcl_u64 yield_state; /* address of this group's fcl_yield_state; 0 if it never yields */
 } fcl_group_ctx;
 
 /* Names of the symbols the runtime provides to JIT-compiled code (absolute symbols).
@@ -51,6 +63,9 @@ typedef struct fcl_group_ctx {
  */
 #define FIBERCL_HOST_RUN_ITEMS "__fibercl_host_run_items"
 #define FIBERCL_HOST_BARRIER "__fibercl_host_barrier"
+/* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime
+ * may suspend the work-group here and run another (site: see KernelInfo::sites). */
+#define FIBERCL_HOST_YIELD "__fibercl_host_yield"
 
 #ifndef __OPENCL_C_VERSION__
 #ifdef __cplusplus

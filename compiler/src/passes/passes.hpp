@@ -9,12 +9,17 @@
 
 #include <llvm/IR/PassManager.h>
 
+#include <map>
 #include <string>
+#include <vector>
+
+#include "fibercl/compiler/compiler.hpp"
 
 namespace llvm {
 class DILocation;
 class DISubprogram;
 class Function;
+class Instruction;
 } // namespace llvm
 
 namespace fibercl::compiler {
@@ -29,12 +34,22 @@ inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kern
 inline constexpr const char *kBarriersAttr = "fibercl-barriers";         // has barriers
 inline constexpr const char *kPrintfAttr = "fibercl-printf";             // calls printf
 inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // bytes
+inline constexpr const char *kMayYieldAttr = "fibercl-may-yield";     // has yield points
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`
 // (same unit and file), so code inlined into it keeps valid source locations. Returns
 // the location to put on the calls it makes, or nullptr when there is no debug info.
 llvm::DILocation *giveSubprogram(llvm::Function &f, llvm::DISubprogram *like);
+
+// Barrier and yield sites found by the passes, per kernel name, for the kernel table.
+// Site ids are unique within a module.
+struct SiteTable {
+  std::map<std::string, std::vector<SiteInfo>> byKernel;
+  uint32_t nextId = 1;
+  // Records a site at `at`'s source location in `body` and returns its id.
+  uint32_t add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind);
+};
 
 // Returns the body of kernel `name`, or nullptr.
 llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
@@ -56,6 +71,18 @@ struct InlinePreparationPass : llvm::PassInfoMixin<InlinePreparationPass> {
 // __fibercl_barrier; see kernel_abi.h) inside each body by the body's parameters and
 // by calls to the runtime's barrier, numbering barrier call sites.
 struct WorkItemMarkersPass : llvm::PassInfoMixin<WorkItemMarkersPass> {
+  SiteTable *sites;
+  explicit WorkItemMarkersPass(SiteTable &table) : sites(&table) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Inserts yield points (kernel_abi.h) into kernel bodies that may synchronise with
+// other work-groups: after atomic operations and fences, after barriers, and on the
+// back-edges of loops that contain atomic or volatile accesses (loops that may spin).
+// A body without any keeps no yield point and stays on the plain, vectorisable path.
+struct YieldPointsPass : llvm::PassInfoMixin<YieldPointsPass> {
+  SiteTable *sites;
+  explicit YieldPointsPass(SiteTable &table) : sites(&table) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

@@ -19,7 +19,6 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
   llvm::FunctionCallee hostBarrier = m.getOrInsertFunction(
       FIBERCL_HOST_BARRIER, llvm::FunctionType::get(llvm::Type::getVoidTy(c),
                                                     {ptr, i32, i32}, false));
-  uint32_t nextSite = 1;
 
   for (llvm::Function &body : m) {
     if (!body.hasFnAttribute(kKernelAttr))
@@ -33,7 +32,7 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
     for (llvm::BasicBlock &bb : body)
       for (llvm::Instruction &i : bb)
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
-          if (llvm::Function *callee = call->getCalledFunction())
+          if (call->getCalledFunction())
             calls.push_back(call);
 
     for (llvm::CallInst *call : calls) {
@@ -54,7 +53,7 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
         barriers = true;
         llvm::Value *flags = b.CreateZExtOrTrunc(call->getArgOperand(0), i32);
         llvm::CallInst *host =
-            b.CreateCall(hostBarrier, {ctx, llvm::ConstantInt::get(i32, nextSite++), flags});
+            b.CreateCall(hostBarrier, {ctx, llvm::ConstantInt::get(i32, sites->add(body, call, SiteInfo::Kind::Barrier)), flags});
         host->setDebugLoc(call->getDebugLoc());
         call->eraseFromParent();
       } else if (name == "printf") {

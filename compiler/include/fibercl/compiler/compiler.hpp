@@ -36,6 +36,15 @@ struct KernelArg {
   std::string name;           // the parameter's name
 };
 
+// A yield point or barrier call site of a kernel, for reports ("spinning at f.cl:12").
+struct SiteInfo {
+  enum class Kind : uint32_t { Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence };
+  uint32_t id = 0;   // the `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD
+  Kind kind = Kind::LoopPoll;
+  uint32_t line = 0; // 0 when unknown
+  std::string file;  // "<source>" for the program's own source
+};
+
 struct KernelInfo {
   std::string name;
   std::vector<KernelArg> args;
@@ -45,6 +54,8 @@ struct KernelInfo {
   uint64_t privateMemSize = 0;       // bytes of stack per work-item (estimate)
   bool usesBarriers = false;         // runs work-items on fibers
   bool usesPrintf = false;
+  bool mayYield = false;             // has yield points: runs as a suspendable group
+  std::vector<SiteInfo> sites;       // barrier and yield sites, by id
 };
 
 // The kinds of binary clGetProgramInfo(CL_PROGRAM_BINARY_TYPE) reports.

@@ -1,0 +1,60 @@
+// Deadlock detection for yielding launches: exact in deterministic mode (every
+// occupant yielded K times since the last progress event and nothing can be
+// admitted), a progress watchdog in parallel mode. On detection the launch is
+// abandoned (its groups are never resumed) and failed with CL_OUT_OF_RESOURCES.
+#include "runtime/exec/job.hpp"
+#include "runtime/exec/yield_launch.hpp"
+
+namespace fibercl::exec {
+
+// Has every occupant yielded `rounds` times in the current progress epoch?
+bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
+  uint64_t ep = sh.epoch();
+  bool any = false;
+  for (uint64_t i = 0; i < sh.total; ++i) {
+    GroupInfo &g = sh.info[i];
+    auto ph = GroupPhase(g.phase.load(std::memory_order_acquire));
+    if (ph != GroupPhase::Admitted && ph != GroupPhase::Running && ph != GroupPhase::Spinning)
+      continue;
+    // Unfair: a suspended (or never started) occupant only runs when the group that
+    // holds its worker finishes, so only the groups holding workers count.
+    if (sh.policy->admitsInPlace() && !g.onWorker.load(std::memory_order_acquire))
+      continue;
+    any = true;
+    if (g.epochSeen.load(std::memory_order_acquire) != ep ||
+        g.yieldsSince.load(std::memory_order_acquire) < rounds)
+      return false;
+  }
+  return any;
+}
+
+void declareDeadlock(YieldShared &sh) noexcept {
+  if (sh.abandon.exchange(true))
+    return;
+  int32_t expected = kComplete;
+  sh.job.status.compare_exchange_strong(expected, kOutOfResources);
+  reportDeadlock(sh);
+}
+
+// Parallel watchdog: no progress for the timeout and every occupant spinning.
+void watchdog(YieldShared &sh) noexcept {
+  if (sh.S.deterministic || sh.abandon.load(std::memory_order_relaxed))
+    return;
+  // Progress events only bump the epoch (no clock reads on hot paths); the watchdog
+  // notes when it first saw the current epoch.
+  uint64_t ep = sh.epoch();
+  int64_t now = sh.nowNs();
+  if (sh.watchEpoch.load(std::memory_order_relaxed) != ep) {
+    sh.watchEpoch.store(ep, std::memory_order_relaxed);
+    sh.watchSinceNs.store(now, std::memory_order_relaxed);
+    return;
+  }
+  if (now - sh.watchSinceNs.load(std::memory_order_relaxed) <
+      int64_t(sh.S.deadlockTimeoutSeconds * 1e9))
+    return;
+  if (sh.canAdmit() || !allOccupantsStuck(sh, kParallelRounds))
+    return;
+  declareDeadlock(sh);
+}
+
+} // namespace fibercl::exec

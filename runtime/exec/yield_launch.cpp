@@ -1,0 +1,415 @@
+// Yielding launches: group fibers, admission under the occupancy bound, the worker's
+// scheduling loop, __fibercl_host_yield and deadlock detection. Code that runs on a
+// group fiber (or across a switch) is noexcept: nothing unwinds across fibers.
+#include "runtime/exec/yield_launch.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "runtime/exec/job.hpp"
+
+namespace bctx = boost::context::detail;
+
+namespace fibercl::exec {
+namespace {
+
+using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
+const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
+
+
+[[gnu::noinline]] bool guardedEntry(YieldGroup &y) noexcept {
+  Runner &r = *y.gs.runner;
+  if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
+    std::memcpy(y.recover, r.recover, sizeof y.recover);
+    r.inKernel = 1;
+    y.sh->job.range.entry(y.sh->job.range.args, &y.ctx);
+    r.inKernel = 0;
+    return true;
+  }
+  return false;
+}
+
+void groupMain(bctx::transfer_t t) noexcept {
+  YieldGroup &y = *static_cast<YieldGroup *>(t.data);
+  y.back = t.fctx;
+  if (!guardedEntry(y)) {
+    Runner &r = *y.gs.runner;
+    resetGroup(y.gs);
+    if (int sig = r.faultSignal) {
+      sigset_t set;
+      sigemptyset(&set);
+      sigaddset(&set, sig);
+      pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+      r.faultSignal = 0;
+    }
+    y.aborted = true;
+  }
+  y.finished = true;
+  jumpTo(y.back, &y);
+  __builtin_trap(); // a finished group is never resumed
+}
+
+
+YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept;
+
+} // namespace
+
+YieldShared::YieldShared(Job &j, uint64_t n)
+    : job(j), S(j.range.scheduling), total(n), remaining(n),
+      info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
+  policy = makePolicy(S);
+  if (S.admission == Scheduling::Admission::Random) {
+    order.resize(n);
+    for (uint64_t i = 0; i < n; ++i)
+      order[i] = i;
+    SplitMix rng(S.seed ^ 0x5eedad31u);
+    for (uint64_t i = n; i > 1; --i)
+      std::swap(order[i - 1], order[rng.below(i)]);
+  }
+}
+
+uint64_t YieldShared::groupAt(uint64_t k) const noexcept {
+  switch (S.admission) {
+  case Scheduling::Admission::Reverse: return total - 1 - k;
+  case Scheduling::Admission::Random: return order[k];
+  default: return k;
+  }
+}
+
+bool YieldShared::canAdmit() const noexcept {
+  if (abandon.load(std::memory_order_relaxed) ||
+      admitNext.load(std::memory_order_relaxed) >= total)
+    return false;
+  return S.occupancy == 0 || occupant.load(std::memory_order_relaxed) < S.occupancy;
+}
+
+int64_t YieldShared::nowNs() const noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+uint64_t YieldShared::epoch() const noexcept {
+  uint64_t sum = 0;
+  for (const EpochSlot &e : epochs)
+    sum += e.v.load(std::memory_order_acquire);
+  return sum;
+}
+
+void YieldShared::progressEvent(unsigned worker) noexcept {
+  epochs[worker % kEpochSlots].v.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void YieldShared::traceEvent(const char *name, char ph, unsigned tid,
+                             std::string args) noexcept {
+  if (S.tracePath.empty())
+    return;
+  try {
+    std::lock_guard<std::mutex> lk(traceM);
+    uint64_t ts = S.deterministic ? logical.fetch_add(1) : uint64_t(nowNs() / 1000);
+    trace.push_back(TraceEvent{name, ph, tid, ts, std::move(args)});
+  } catch (...) {
+  }
+}
+
+} // namespace fibercl::exec
+
+using namespace fibercl::exec;
+
+extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept {
+  auto *ys = reinterpret_cast<fcl_yield_state *>(ctx->yield_state);
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  YieldGroup *y = g.yieldGroup;
+  if (!y) {
+    if (ys)
+      ys->countdown = uint64_t(1) << 40;
+    return;
+  }
+  YieldShared &sh = *y->sh;
+  ++y->local->yields;
+  GroupInfo &info = sh.info[y->gid];
+  const bool madeProgress = y->ys.progress != y->lastProgress;
+  if (madeProgress) {
+    y->lastProgress = y->ys.progress;
+    sh.progressEvent(y->local->worker);
+  }
+  uint64_t ep = sh.epoch();
+  if (info.epochSeen.load(std::memory_order_relaxed) != ep) {
+    info.epochSeen.store(ep, std::memory_order_relaxed);
+    info.yieldsSince.store(1, std::memory_order_release);
+  } else {
+    info.yieldsSince.fetch_add(1, std::memory_order_acq_rel);
+  }
+  info.site.store(site, std::memory_order_relaxed);
+  info.atBarrier.store(g.fiberMode ? 1 : 0, std::memory_order_relaxed);
+  info.phase.store(uint8_t(madeProgress ? GroupPhase::Running : GroupPhase::Spinning),
+                   std::memory_order_release);
+
+  bool canAdmit = sh.canAdmit();
+  if (canAdmit && sh.policy->admitsInPlace()) {
+    admit(*g.runner, sh, *y->local); // occupant now, but this group keeps the worker
+    canAdmit = sh.canAdmit();
+  }
+  if (sh.S.deterministic) {
+    if (!canAdmit && info.yieldsSince.load(std::memory_order_relaxed) >= kDeterministicRounds &&
+        allOccupantsStuck(sh, kDeterministicRounds))
+      declareDeadlock(sh);
+  } else if ((y->local->yields & 15) == 0) {
+    watchdog(sh); // reads the clock: not at every decision
+  }
+  bool go = sh.abandon.load(std::memory_order_relaxed) ||
+            sh.policy->switchAtYield(*y, canAdmit, y->local->groups.size());
+  y->ys.countdown = sh.policy->countdown(!madeProgress);
+  if (!go)
+    return;
+  ++y->local->switches;
+  bctx::transfer_t t = jumpTo(y->back, y);
+  y->back = t.fctx;
+}
+
+namespace fibercl::exec {
+namespace {
+
+YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
+  const bool bounded = sh.S.occupancy != 0;
+  if (bounded) {
+    uint32_t occ = sh.occupant.load(std::memory_order_relaxed);
+    for (;;) {
+      if (sh.abandon.load(std::memory_order_relaxed) || occ >= sh.S.occupancy)
+        return nullptr;
+      if (sh.occupant.compare_exchange_weak(occ, occ + 1, std::memory_order_acq_rel))
+        break;
+    }
+  } else if (sh.abandon.load(std::memory_order_relaxed)) {
+    return nullptr;
+  }
+  if (sh.admitNext.load(std::memory_order_relaxed) >= sh.total) {
+    if (bounded)
+      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+    return nullptr;
+  }
+  uint64_t k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel);
+  if (k >= sh.total) {
+    if (bounded)
+      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+    return nullptr;
+  }
+  if (k + 1 == sh.total)
+    sh.job.next.store(sh.job.total, std::memory_order_release); // leave the queue
+  Stack *stack = r.stacks.take();
+  YieldGroup *y = nullptr;
+  if (stack) {
+    if (!L.spare.empty()) {
+      y = L.spare.back();
+      L.spare.pop_back();
+    } else {
+      y = new (std::nothrow) YieldGroup;
+    }
+  }
+  const NDRange &R = sh.job.range;
+  void *lm = nullptr;
+  if (y && R.localMemSize && posix_memalign(&lm, 4096, size_t(R.localMemSize)) != 0)
+    lm = nullptr;
+  if (!y || (R.localMemSize && !lm)) {
+    std::fprintf(stderr, "FiberCL: kernel '%s': out of memory for a work-group\n",
+                 R.kernelName.c_str());
+    if (stack)
+      r.stacks.give(stack);
+    delete y;
+    // Counted as abandoned by the abandon path (admitNext moved past it).
+    int32_t expected = kComplete;
+    sh.job.status.compare_exchange_strong(expected, kOutOfResources);
+    sh.abandon.store(true);
+    if (bounded)
+      sh.occupant.fetch_sub(1);
+    sh.info[sh.groupAt(k)].phase.store(uint8_t(GroupPhase::Abandoned));
+    L.lost += 1;
+    return nullptr;
+  }
+  y->fctx = nullptr;
+  y->back = nullptr;
+  y->ys = fcl_yield_state{};
+  y->lastProgress = 0;
+  y->priority = 0;
+  y->started = y->finished = y->aborted = false;
+  y->sh = &sh;
+  y->local = &L;
+  y->gid = sh.groupAt(k);
+  y->stack = stack;
+  y->localMem = lm;
+  y->gs.runner = &r;
+  y->gs.yieldGroup = y;
+  uint64_t ng0 = sh.job.numGroups[0], ng1 = sh.job.numGroups[1];
+  uint64_t gid[3] = {y->gid % ng0, (y->gid / ng0) % ng1, y->gid / ng0 / ng1};
+  fcl_group_ctx &c = y->ctx;
+  for (unsigned d = 0; d < 3; ++d) {
+    c.global_offset[d] = R.globalOffset[d];
+    c.global_size[d] = R.globalSize[d];
+    c.enqueued_local_size[d] = R.localSize[d];
+    c.num_groups[d] = sh.job.numGroups[d];
+    c.group_id[d] = gid[d];
+    uint64_t left = R.globalSize[d] - gid[d] * R.localSize[d];
+    c.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
+  }
+  c.work_dim = R.workDim;
+  c.reserved = 0;
+  c.local_mem = reinterpret_cast<uintptr_t>(lm);
+  c.runtime = reinterpret_cast<uintptr_t>(&y->gs);
+  c.yield_state = reinterpret_cast<uintptr_t>(&y->ys);
+  y->gs.ctx = &c;
+  sh.policy->admitted(*y);
+  y->ys.countdown = sh.policy->initialCountdown();
+  char *top = stack->top();
+  y->fctx = bctx::make_fcontext(top, size_t(top - stack->limit()), &groupMain);
+  sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
+  sh.progressEvent(L.worker);
+  try {
+    L.groups.push_back(y);
+  } catch (...) {
+    std::abort();
+  }
+  if (!sh.S.tracePath.empty())
+    sh.traceEvent("admit", 'i', L.worker, "\"group\":" + std::to_string(y->gid));
+  return y;
+}
+
+void release(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
+  resetGroup(y->gs);
+  r.stacks.give(y->stack);
+  std::free(y->localMem);
+  y->localMem = nullptr;
+  try {
+    L.spare.push_back(y); // reused by the next admission on this worker
+  } catch (...) {
+    delete y;
+  }
+}
+
+void removeLocal(LocalSched &L, YieldGroup *y) noexcept {
+  for (size_t i = 0; i < L.groups.size(); ++i)
+    if (L.groups[i] == y) {
+      L.groups.erase(L.groups.begin() + i);
+      return;
+    }
+}
+
+void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
+  const bool tracing = !sh.S.tracePath.empty();
+  std::string name;
+  if (tracing) {
+    name = "group " + std::to_string(y.gid);
+    sh.traceEvent(name.c_str(), 'B', L.worker);
+  }
+  if (y.started) {
+    std::memcpy(r.recover, y.recover, sizeof y.recover);
+    r.inKernel = 1;
+  }
+  GroupInfo &info = sh.info[y.gid];
+  if (!y.started)
+    info.phase.store(uint8_t(GroupPhase::Running), std::memory_order_release);
+  y.started = true;
+  info.onWorker.store(1, std::memory_order_release);
+  r.group.ctx = &y.ctx;
+  r.kernelName = sh.job.range.kernelName.c_str();
+  bctx::transfer_t t = jumpTo(y.fctx, &y);
+  y.fctx = t.fctx;
+  info.onWorker.store(0, std::memory_order_release);
+  r.inKernel = 0;
+  r.group.ctx = nullptr;
+  if (tracing)
+    sh.traceEvent(name.c_str(), 'E', L.worker,
+                y.finished ? std::string() : "\"yield_site\":" +
+                    std::to_string(sh.info[y.gid].site.load()));
+}
+
+} // namespace
+
+void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &complete) noexcept {
+  YieldShared &sh = *job.yield;
+  if (sh.S.deterministic) {
+    if (sh.ownerTaken.exchange(true))
+      return;
+    job.next.store(job.total, std::memory_order_release); // nobody else takes it
+  }
+  LocalSched L;
+  L.runner = &r;
+  L.worker = sh.workerIds.fetch_add(1);
+  uint64_t done = 0; // groups finished or abandoned here
+  auto finishOne = [&](uint64_t n) {
+    if (n == 0)
+      return;
+    if (sh.remaining.fetch_sub(n, std::memory_order_acq_rel) == n) {
+      writeTrace(sh);
+      complete(sh.total);
+    }
+  };
+  YieldGroup *last = nullptr;
+  bool admitFirst = true;
+  for (;;) {
+    if (sh.abandon.load(std::memory_order_acquire)) {
+      uint64_t n = 0;
+      for (YieldGroup *y : L.groups) {
+        sh.info[y->gid].phase.store(uint8_t(GroupPhase::Abandoned));
+        release(r, L, y);
+        ++n;
+      }
+      L.groups.clear();
+      // Groups nobody admitted: whoever claims them completes them.
+      uint64_t k = sh.admitNext.exchange(sh.total, std::memory_order_acq_rel);
+      if (k < sh.total)
+        n += sh.total - k;
+      job.next.store(job.total, std::memory_order_release);
+      done += n;
+      break;
+    }
+    YieldGroup *next = nullptr;
+    if (admitFirst || L.groups.empty())
+      next = admit(r, sh, L);
+    if (!next && !L.groups.empty())
+      next = sh.policy->pick(L.groups, last);
+    if (!next) {
+      if (sh.admitNext.load(std::memory_order_acquire) >= sh.total)
+        break; // everything admitted; our groups are done
+      if (sh.S.deterministic && !sh.abandon.load()) {
+        declareDeadlock(sh); // cannot happen: nothing occupant means room to admit
+        continue;
+      }
+      watchdog(sh);
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      continue;
+    }
+    resume(r, sh, L, *next);
+    last = next;
+    admitFirst = true;
+    if (next->finished) {
+      sh.info[next->gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);
+      if (next->aborted && !sh.abandon.exchange(true)) {
+        int32_t expected = kComplete;
+        job.status.compare_exchange_strong(expected, kOutOfResources);
+      }
+      removeLocal(L, next);
+      // Round-robin continues after the finished one's predecessor.
+      last = nullptr;
+      release(r, L, next);
+      if (sh.S.occupancy)
+        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+      sh.progressEvent(L.worker);
+      ++done; // completed in one step when this worker leaves
+    }
+  }
+  for (YieldGroup *y : L.spare)
+    delete y;
+  L.spare.clear();
+  sh.yields.fetch_add(L.yields, std::memory_order_relaxed);
+  sh.switches.fetch_add(L.switches, std::memory_order_relaxed);
+  if (sh.yieldsOut)
+    sh.yieldsOut->fetch_add(L.yields, std::memory_order_relaxed);
+  if (sh.switchesOut)
+    sh.switchesOut->fetch_add(L.switches, std::memory_order_relaxed);
+  // Last: the final completion may release the launch.
+  finishOne(done + L.lost);
+}
+
+} // namespace fibercl::exec

@@ -1,0 +1,144 @@
+// Yielding launches (NDRange::mayYield): every work-group runs on its own fiber with
+// its own fcl_group_ctx and fcl_yield_state, so __fibercl_host_yield can suspend it
+// and the worker can run another occupant. Groups stay on the worker that admitted
+// them. Occupancy bound, admission order, policy, deadlock detection, trace.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include "fibercl/kernel_abi.h"
+#include "runtime/exec/runner.hpp"
+#include "runtime/exec/sched_policy.hpp"
+
+namespace fibercl::exec {
+
+struct Job;
+struct YieldShared;
+struct LocalSched;
+
+// Admitted: occupant, not started yet. Running/Spinning: started (Spinning: has
+// reached a yield point since its last progress).
+enum class GroupPhase : uint8_t { Waiting, Admitted, Running, Spinning, Finished, Abandoned };
+
+// Per-group bookkeeping visible to every worker (for the watchdog and the report).
+struct GroupInfo {
+  std::atomic<uint8_t> phase{uint8_t(GroupPhase::Waiting)};
+  std::atomic<uint8_t> atBarrier{0};
+  std::atomic<uint8_t> onWorker{0}; // running on its worker now (not suspended)
+  std::atomic<uint32_t> site{0};
+  std::atomic<uint64_t> epochSeen{~0ull};
+  std::atomic<uint32_t> yieldsSince{0};
+};
+
+// One occupant work-group: its fiber, context and state (kept while suspended).
+struct YieldGroup {
+  YieldShared *sh = nullptr;
+  LocalSched *local = nullptr;
+  uint64_t gid = 0; // linear group id
+  fcl_group_ctx ctx{};
+  fcl_yield_state ys{};
+  GroupState gs;
+  Stack *stack = nullptr;
+  void *localMem = nullptr;
+  boost::context::detail::fcontext_t fctx = nullptr; // suspended group (or fresh)
+  boost::context::detail::fcontext_t back = nullptr; // the worker's loop
+  intptr_t recover[5] = {};
+  uint64_t lastProgress = 0;
+  int64_t priority = 0;
+  bool started = false;
+  bool finished = false;
+  bool aborted = false;
+};
+
+// One worker's view of a yielding launch.
+struct LocalSched {
+  Runner *runner = nullptr;
+  unsigned worker = 0;
+  std::vector<YieldGroup *> groups;
+  std::vector<YieldGroup *> spare; // finished groups' objects, reused
+  uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
+  uint64_t yields = 0;   // decisions taken at yield points (countdown ran out)
+  uint64_t switches = 0; // of which suspended the group
+};
+
+struct TraceEvent {
+  std::string name;
+  char ph;
+  unsigned tid;
+  uint64_t ts;
+  std::string args; // JSON object body or ""
+};
+
+// Shared state of one yielding launch.
+struct YieldShared {
+  YieldShared(Job &job, uint64_t total);
+  Job &job;
+  Scheduling S;
+  std::unique_ptr<SchedulerPolicy> policy;
+  uint64_t total;
+  std::vector<uint64_t> order; // admission index -> group id (random admission)
+  std::atomic<uint64_t> admitNext{0};
+  std::atomic<uint32_t> occupant{0};
+  std::atomic<uint64_t> remaining;
+  std::atomic<bool> abandon{false};
+  std::atomic<bool> ownerTaken{false};
+  // Progress events, counted per worker slot (no shared cache line on the admission
+  // and finish paths); the epoch is their sum, which changes iff any event happened.
+  struct alignas(64) EpochSlot {
+    std::atomic<uint64_t> v{0};
+  };
+  static constexpr unsigned kEpochSlots = 16;
+  EpochSlot epochs[kEpochSlots];
+  std::atomic<uint64_t> watchEpoch{~0ull};  // parallel watchdog: epoch last seen
+  std::atomic<int64_t> watchSinceNs{0};     // ... and since when
+  std::atomic<unsigned> workerIds{0};
+  std::atomic<uint64_t> yields{0};
+  std::atomic<uint64_t> switches{0};
+  std::atomic<uint64_t> *yieldsOut = nullptr;   // the executor's counters
+  std::atomic<uint64_t> *switchesOut = nullptr;
+  class TraceLog *traceLog = nullptr;            // the executor's trace files
+  unsigned tracePid = 0;                         // this launch in its trace file
+  std::unique_ptr<GroupInfo[]> info;
+  std::chrono::steady_clock::time_point start;
+  std::atomic<uint64_t> logical{0}; // deterministic trace clock
+  std::mutex traceM;
+  std::vector<TraceEvent> trace;
+  std::string deadlockSummary;
+
+  uint64_t groupAt(uint64_t admissionIndex) const noexcept;
+  bool canAdmit() const noexcept;
+  void progressEvent(unsigned worker) noexcept;
+  uint64_t epoch() const noexcept;
+  int64_t nowNs() const noexcept;
+  void traceEvent(const char *name, char ph, unsigned tid, std::string args = {}) noexcept;
+};
+
+// Runs (a share of) a yielding launch on the calling thread's runner until this
+// thread has nothing left to do for it. `complete(units)` completes job units.
+void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &complete) noexcept;
+
+// Deadlock detection (yield_deadlock.cpp).
+constexpr uint32_t kDeterministicRounds = 3; // yields per occupant without progress
+constexpr uint32_t kParallelRounds = 2;      // ... and in parallel mode, after the timeout
+// Has every occupant that can run yielded `rounds` times in the current epoch?
+bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept;
+// Abandons the launch, fails it with CL_OUT_OF_RESOURCES and reports (once).
+void declareDeadlock(YieldShared &sh) noexcept;
+// Parallel mode: no progress for the timeout and every occupant spinning.
+void watchdog(YieldShared &sh) noexcept;
+
+// Reports a detected deadlock (stderr, FIBERCL_REPORT JSON) — yield_report.cpp.
+void reportDeadlock(YieldShared &sh) noexcept;
+// Writes the Chrome trace (FIBERCL_TRACE) of the launch — yield_report.cpp.
+void writeTrace(YieldShared &sh) noexcept;
+
+} // namespace fibercl::exec

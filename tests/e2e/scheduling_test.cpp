@@ -1,0 +1,238 @@
+// Controllable work-group scheduling through the OpenCL API, as an unmodified
+// application sees it with FIBERCL_* in its environment: occupancy bound, fair and
+// unfair policies, deterministic seeds, and deadlocks reported instead of hangs.
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cl_test.hpp"
+
+namespace {
+
+using namespace fcltest;
+
+// Sets FIBERCL_* variables for one scope (the runtime reads them at each launch of a
+// kernel that may yield).
+class ScopedEnv {
+public:
+  ScopedEnv(std::initializer_list<std::pair<const char *, std::string>> vars) {
+    for (auto &[name, value] : vars) {
+      names_.push_back(name);
+      setenv(name, value.c_str(), 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (const char *n : names_)
+      unsetenv(n);
+  }
+
+private:
+  std::vector<const char *> names_;
+};
+
+const char *kSpinSource = R"CLC(
+  // Every group but the last waits for a flag that the last group sets: with as many
+  // spinners as workers, only a scheduler that suspends spinning groups completes it.
+  __kernel void spin(__global volatile atomic_int *flag, __global int *out) {
+    if (get_group_id(0) + 1 < get_num_groups(0)) {
+      while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_device) == 0)
+        ;
+      if (get_local_id(0) == 0) out[get_group_id(0)] = 1;
+    } else if (get_local_id(0) == 0) {
+      atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+      out[get_group_id(0)] = 1;
+    }
+  })CLC";
+
+// An inter-work-group barrier across all launched groups, without discovery: it needs
+// every group occupant at once.
+const char *kGlobalBarrierSource = R"CLC(
+  __kernel void gbarrier(__global atomic_int *arrived, __global int *out) {
+    if (get_local_id(0) == 0) {
+      atomic_fetch_add_explicit(arrived, 1, memory_order_acq_rel, memory_scope_device);
+      while (atomic_load_explicit(arrived, memory_order_acquire, memory_scope_device) <
+             (int)get_num_groups(0))
+        ;
+      out[get_group_id(0)] = 1;
+    }
+  })CLC";
+
+// A racy read-modify-write: the outcome depends on the interleaving.
+const char *kRacySource = R"CLC(
+  __kernel void racy(__global atomic_int *cell, __global int *out) {
+    int seen = atomic_load_explicit(cell, memory_order_relaxed, memory_scope_device);
+    atomic_store_explicit(cell, seen + 1, memory_order_relaxed, memory_scope_device);
+    out[get_group_id(0)] = seen;
+  })CLC";
+
+class Scheduling : public CLTest {
+protected:
+  struct Outcome {
+    cl_int status = CL_COMPLETE; // the command's execution status
+    cl_int finish = CL_SUCCESS;  // clFinish's return
+    std::vector<int> out;
+    std::string stderrText;
+  };
+
+  // Launches `groups` groups of `local` work-items of kernel `name` with two int
+  // buffers (a zeroed cell and an output of `groups` ints).
+  Outcome launch(const char *src, const char *name, size_t groups, size_t local = 1) {
+    cl_kernel k = kernelFrom(src, name, "-cl-std=CL2.0");
+    cl_mem cell = bufferFrom(std::vector<int>{0});
+    cl_mem out = bufferFrom(std::vector<int>(groups, 0));
+    EXPECT_CL(clSetKernelArg(k, 0, sizeof cell, &cell));
+    EXPECT_CL(clSetKernelArg(k, 1, sizeof out, &out));
+    size_t global = groups * local;
+    Outcome o;
+    cl_event e = nullptr;
+    testing::internal::CaptureStderr();
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e);
+    if (err == CL_SUCCESS) {
+      o.finish = clFinish(queue_);
+      clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status,
+                     nullptr);
+      clReleaseEvent(e);
+    }
+    o.stderrText = testing::internal::GetCapturedStderr();
+    EXPECT_CL(err);
+    if (o.status == CL_COMPLETE)
+      o.out = read<int>(out, groups);
+    return o;
+  }
+
+  // After a failed command the queue and context must still work.
+  void expectQueueStillWorks() {
+    cl_kernel k = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
+                             "inc");
+    cl_mem m = bufferFrom(std::vector<int>{1, 2, 3});
+    ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
+    run(k, {3});
+    EXPECT_EQ(read<int>(m, 3), (std::vector<int>{2, 3, 4}));
+  }
+};
+
+TEST_F(Scheduling, SpinWaitOnAnotherGroupCompletesUnderFairScheduling) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  // The default (fair, unbounded), on all workers: 7 spinners, 1 setter.
+  Outcome o = launch(kSpinSource, "spin", 8, 4);
+  ASSERT_EQ(o.status, CL_COMPLETE) << o.stderrText;
+  EXPECT_EQ(o.out, std::vector<int>(8, 1));
+}
+
+TEST_F(Scheduling, SpinWaitCompletesUnderFairDeterministicScheduling) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  ScopedEnv env{{"FIBERCL_SCHEDULE", "fair"}, {"FIBERCL_SEED", "3"}};
+  Outcome o = launch(kSpinSource, "spin", 8, 4);
+  ASSERT_EQ(o.status, CL_COMPLETE) << o.stderrText;
+  EXPECT_EQ(o.out, std::vector<int>(8, 1));
+}
+
+TEST_F(Scheduling, SpinWaitWithOccupancyOneIsAReportedDeadlock) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "1"}, {"FIBERCL_DEADLOCK_TIMEOUT", "1"}};
+  Outcome o = launch(kSpinSource, "spin", 2, 4);
+  EXPECT_LT(o.status, 0) << "the spinning group can never be joined by the one it waits for";
+  EXPECT_NE(o.stderrText.find("deadlock"), std::string::npos) << o.stderrText;
+  EXPECT_NE(o.stderrText.find("FIBERCL_OCCUPANCY=1"), std::string::npos)
+      << "the report names the environment that reproduces it:\n" << o.stderrText;
+  expectQueueStillWorks();
+}
+
+TEST_F(Scheduling, SpinWaitUnderUnfairSchedulingIsAReportedDeadlock) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  // Deterministic (one worker) and unfair: the spinner, admitted first, keeps the worker.
+  ScopedEnv env{{"FIBERCL_SCHEDULE", "unfair"}, {"FIBERCL_SEED", "1"},
+                {"FIBERCL_ADMISSION", "id"}};
+  Outcome o = launch(kSpinSource, "spin", 2, 4);
+  EXPECT_LT(o.status, 0);
+  EXPECT_NE(o.stderrText.find("deadlock"), std::string::npos) << o.stderrText;
+  expectQueueStillWorks();
+}
+
+class GlobalBarrier : public Scheduling,
+                      public testing::WithParamInterface<std::tuple<int, bool>> {};
+
+TEST_P(GlobalBarrier, CompletesUpToTheOccupancyBoundAndDeadlocksBeyond) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  auto [bound, deterministic] = GetParam();
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", std::to_string(bound)},
+                {"FIBERCL_DEADLOCK_TIMEOUT", "1"},
+                {"FIBERCL_SEED", deterministic ? "42" : ""}};
+  if (!deterministic)
+    unsetenv("FIBERCL_SEED");
+  Outcome fits = launch(kGlobalBarrierSource, "gbarrier", size_t(bound));
+  ASSERT_EQ(fits.status, CL_COMPLETE) << fits.stderrText;
+  EXPECT_EQ(fits.out, std::vector<int>(size_t(bound), 1));
+
+  Outcome over = launch(kGlobalBarrierSource, "gbarrier", size_t(bound) + 1);
+  EXPECT_LT(over.status, 0) << "G = N + 1 groups cannot all be occupant";
+  EXPECT_NE(over.stderrText.find("deadlock"), std::string::npos) << over.stderrText;
+  expectQueueStillWorks();
+}
+
+INSTANTIATE_TEST_SUITE_P(Bounds, GlobalBarrier,
+                         testing::Combine(testing::Values(1, 2, 4, 8), testing::Bool()),
+                         [](const auto &info) {
+                           return "N" + std::to_string(std::get<0>(info.param)) +
+                                  (std::get<1>(info.param) ? "_seeded" : "_parallel");
+                         });
+
+TEST_F(Scheduling, SameSeedSameTraceAndResult) {
+  SKIP_UNLESS_FIBERCL("deterministic mode");
+  std::string traces[2];
+  std::vector<int> results[2];
+  for (int run = 0; run < 2; ++run) {
+    std::string path = testing::TempDir() + "fibercl_trace_" + std::to_string(run) + ".json";
+    ScopedEnv env{{"FIBERCL_SEED", "1234"}, {"FIBERCL_TRACE", path}};
+    Outcome o = launch(kRacySource, "racy", 16);
+    ASSERT_EQ(o.status, CL_COMPLETE) << o.stderrText;
+    results[run] = o.out;
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    traces[run] = ss.str();
+    ASSERT_FALSE(traces[run].empty()) << "no trace written to " << path;
+    EXPECT_EQ(traces[run].front(), traces[run].front() == '[' ? '[' : '{') << "JSON";
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(traces[0], traces[1]) << "same seed, different trace";
+}
+
+TEST_F(Scheduling, DifferentSeedsExploreDifferentInterleavings) {
+  SKIP_UNLESS_FIBERCL("deterministic mode");
+  std::set<std::vector<int>> outcomes;
+  for (int seed = 1; seed <= 20; ++seed) {
+    ScopedEnv env{{"FIBERCL_SEED", std::to_string(seed)}};
+    Outcome o = launch(kRacySource, "racy", 8);
+    ASSERT_EQ(o.status, CL_COMPLETE) << o.stderrText;
+    outcomes.insert(o.out);
+  }
+  EXPECT_GE(outcomes.size(), 2u) << "20 seeds gave one interleaving only";
+}
+
+TEST_F(Scheduling, BarrierDivergenceIsReportedNotHung) {
+  SKIP_UNLESS_FIBERCL("divergence report");
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void diverge(__global int *d) {
+      if (get_local_id(0) < 2) barrier(CLK_GLOBAL_MEM_FENCE);
+      d[get_global_id(0)] = 1;
+    })CLC", "diverge");
+  cl_mem m = bufferFrom(std::vector<int>(8, 0));
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
+  size_t global = 8, local = 8;
+  cl_event e = nullptr;
+  testing::internal::CaptureStderr();
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
+  clFinish(queue_);
+  std::string err = testing::internal::GetCapturedStderr();
+  cl_int status = CL_COMPLETE;
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  clReleaseEvent(e);
+  EXPECT_LT(status, 0);
+  EXPECT_NE(err.find("barrier divergence"), std::string::npos) << err;
+  expectQueueStillWorks();
+}
+
+} // namespace

@@ -1,0 +1,471 @@
+// Unit tests of yielding launches (NDRange::mayYield): hand-written work-group
+// functions behave like compiled kernels — each yield point decrements the countdown
+// and calls __fibercl_host_yield when it runs out; atomic writes that changed memory
+// bump `progress`.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <ostream>
+#include <unistd.h>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "runtime/exec/executor.hpp"
+
+extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
+                                         void **args) noexcept;
+extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
+                                       fcl_u32 flags) noexcept;
+
+using fibercl::exec::Executor;
+using fibercl::exec::NDRange;
+using fibercl::exec::Scheduling;
+
+namespace {
+
+constexpr int32_t kOutOfResources = -5;
+using YieldFn = void (*)(fcl_group_ctx *, fcl_u32);
+YieldFn hostYield() {
+  static YieldFn f = reinterpret_cast<YieldFn>(fibercl::exec::hostSymbols()[FIBERCL_HOST_YIELD]);
+  return f;
+}
+
+// The inline yield point the compiler emits.
+inline void yieldPoint(fcl_group_ctx *c, uint32_t site) {
+  auto *ys = reinterpret_cast<fcl_yield_state *>(c->yield_state);
+  if (int64_t(--ys->countdown) <= 0)
+    hostYield()(c, site);
+}
+inline void progress(fcl_group_ctx *c) {
+  reinterpret_cast<fcl_yield_state *>(c->yield_state)->progress += 1;
+}
+
+int32_t run(Executor &ex, NDRange r, bool help = true) {
+  std::atomic<int> calls{0};
+  std::atomic<int32_t> status{1};
+  ex.runNDRange(std::move(r), [&](int32_t s) {
+    status.store(s);
+    calls.fetch_add(1);
+  });
+  if (help)
+    ex.helpUntil([&] { return calls.load() != 0; });
+  else
+    while (calls.load() == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_EQ(calls.load(), 1);
+  return status.load();
+}
+
+NDRange yielding(fcl_work_group_fn fn, void **args, uint64_t groups, Scheduling s,
+                 uint64_t local = 1) {
+  NDRange r;
+  r.entry = fn;
+  r.kernelName = "yield_kernel";
+  r.globalSize[0] = groups * local;
+  r.localSize[0] = local;
+  r.args = args;
+  r.mayYield = true;
+  r.scheduling = s;
+  r.describeSite = [](uint32_t site) { return "test.cl:" + std::to_string(site) + " (spin)"; };
+  return r;
+}
+
+// (a) group 0 spins until group 1 sets the flag.
+void flagKernel(void **args, fcl_group_ctx *c) {
+  auto *flag = static_cast<std::atomic<int> *>(args[0]);
+  if (c->group_id[0] == 0) {
+    while (flag->load() == 0)
+      yieldPoint(c, 10);
+  } else {
+    flag->store(1);
+    progress(c);
+  }
+}
+
+// (b) inter-work-group barrier across every launched group.
+void gridBarrier(void **args, fcl_group_ctx *c) {
+  auto *count = static_cast<std::atomic<uint64_t> *>(args[0]);
+  count->fetch_add(1);
+  progress(c);
+  while (count->load() < c->num_groups[0])
+    yieldPoint(c, 20);
+}
+
+// (c) a racy read-modify-write split by a yield point.
+void racy(void **args, fcl_group_ctx *c) {
+  auto *x = static_cast<volatile int *>(args[0]);
+  int v = *x;
+  yieldPoint(c, 30);
+  *x = v + 1;
+}
+
+std::string slurp(const std::string &p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Mode {
+  const char *name;
+  bool deterministic;
+};
+void PrintTo(const Mode &m, std::ostream *os) { *os << m.name; }
+
+class YieldTest : public ::testing::TestWithParam<Mode> {
+protected:
+  Scheduling base() const {
+    Scheduling s;
+    s.deterministic = GetParam().deterministic;
+    s.seed = 7;
+    s.deadlockTimeoutSeconds = 0.5;
+    return s;
+  }
+};
+
+TEST_P(YieldTest, FairUnboundedSpinCompletes) {
+  for (unsigned threads : {1u, 2u}) {
+    Executor ex(threads);
+    std::atomic<int> flag{0};
+    void *args[] = {&flag};
+    EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, base())), 0);
+    EXPECT_EQ(flag.load(), 1);
+  }
+}
+
+TEST_P(YieldTest, UnfairOccupancyOneDeadlocksThenRecovers) {
+  Executor ex(2);
+  std::atomic<int> flag{0};
+  void *args[] = {&flag};
+  Scheduling s = base();
+  s.policy = Scheduling::Policy::Unfair;
+  s.occupancy = 1;
+  testing::internal::CaptureStderr();
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, s)), kOutOfResources);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_LT(secs, 5.0);
+  std::printf("%s", err.c_str()); // show the report
+  EXPECT_NE(err.find("FiberCL: deadlock in kernel 'yield_kernel'"), std::string::npos) << err;
+  EXPECT_NE(err.find("spinning at test.cl:10"), std::string::npos) << err;
+  EXPECT_NE(err.find("waiting for admission"), std::string::npos) << err;
+  EXPECT_NE(err.find("FIBERCL_SCHEDULE=unfair FIBERCL_OCCUPANCY=1"), std::string::npos) << err;
+  // The executor stays usable.
+  flag = 0;
+  EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, base())), 0);
+}
+
+TEST_P(YieldTest, GridBarrierOccupancyBound) {
+  Executor ex(2);
+  for (uint32_t n : {1u, 2u, 4u, 8u}) {
+    Scheduling s = base();
+    s.occupancy = n;
+    for (uint32_t g : {n, n + 1}) {
+      std::atomic<uint64_t> count{0};
+      void *args[] = {&count};
+      testing::internal::CaptureStderr();
+      int32_t st = run(ex, yielding(gridBarrier, args, g, s));
+      std::string err = testing::internal::GetCapturedStderr();
+      if (g <= n) {
+        EXPECT_EQ(st, 0) << "N=" << n << " G=" << g << err;
+      } else {
+        EXPECT_EQ(st, kOutOfResources) << "N=" << n << " G=" << g;
+        EXPECT_NE(err.find("deadlock"), std::string::npos) << err;
+      }
+    }
+  }
+}
+
+// (d) work-items on fibers (barriers) with yields inside the barrier region.
+void barrierItem(void **args, fcl_group_ctx *c, fcl_u32 x, fcl_u32, fcl_u32) {
+  auto *count = static_cast<std::atomic<uint64_t> *>(args[0]);
+  auto *out = static_cast<uint64_t *>(args[1]);
+  uint64_t total = c->num_groups[0] * c->local_size[0];
+  count->fetch_add(1);
+  progress(c);
+  __fibercl_host_barrier(c, 1, 0);
+  while (count->load() < total) // every item of every group arrived
+    yieldPoint(c, 40);
+  __fibercl_host_barrier(c, 2, 0);
+  out[c->group_id[0] * c->local_size[0] + x] = count->load() + x;
+}
+void barrierKernel(void **args, fcl_group_ctx *c) {
+  __fibercl_host_run_items(c, barrierItem, args);
+}
+
+TEST_P(YieldTest, BarriersInsideYieldingGroups) {
+  Executor ex(2);
+  const uint64_t groups = 6, local = 8;
+  std::atomic<uint64_t> count{0};
+  std::vector<uint64_t> out(groups * local, 0);
+  void *args[] = {&count, out.data()};
+  EXPECT_EQ(run(ex, yielding(barrierKernel, args, groups, base(), local)), 0);
+  for (uint64_t i = 0; i < out.size(); ++i)
+    EXPECT_EQ(out[i], groups * local + i % local);
+}
+
+TEST_P(YieldTest, UnfairUnboundedSpinnerStarvesItsWorker) {
+  // One worker (deterministic) or a worker held by the spinner: the flag setter is
+  // admitted (unbounded) but never runs while the spinner holds the worker.
+  if (!GetParam().deterministic)
+    GTEST_SKIP() << "parallel outcome depends on which worker admits the setter";
+  Executor ex(2);
+  std::atomic<int> flag{0};
+  void *args[] = {&flag};
+  Scheduling s = base();
+  s.policy = Scheduling::Policy::Unfair;
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, s)), kOutOfResources);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("not started"), std::string::npos) << err;
+}
+
+TEST_P(YieldTest, AdmissionOrders) {
+  Executor ex(2);
+  for (auto adm : {Scheduling::Admission::GroupId, Scheduling::Admission::Reverse,
+                   Scheduling::Admission::Random}) {
+    // Occupancy 1: groups run one after another in admission order.
+    std::vector<uint64_t> order;
+    std::mutex m;
+    struct A {
+      std::vector<uint64_t> *order;
+      std::mutex *m;
+    } a{&order, &m};
+    void *args[] = {&a};
+    Scheduling s = base();
+    s.occupancy = 1;
+    s.admission = adm;
+    s.seed = 3;
+    auto kernel = [](void **args, fcl_group_ctx *c) {
+      auto &a = *static_cast<A *>(args[0]);
+      std::lock_guard<std::mutex> lk(*a.m);
+      a.order->push_back(c->group_id[0]);
+    };
+    EXPECT_EQ(run(ex, yielding(+kernel, args, 16, s)), 0);
+    ASSERT_EQ(order.size(), 16u);
+    std::vector<uint64_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint64_t i = 0; i < 16; ++i)
+      EXPECT_EQ(sorted[i], i);
+    if (adm == Scheduling::Admission::GroupId)
+      EXPECT_EQ(order, sorted);
+    else if (adm == Scheduling::Admission::Reverse)
+      EXPECT_EQ(order, std::vector<uint64_t>(sorted.rbegin(), sorted.rend()));
+    else
+      EXPECT_NE(order, sorted);
+  }
+}
+
+void faultKernel(void **args, fcl_group_ctx *c) {
+  auto *count = static_cast<std::atomic<uint64_t> *>(args[0]);
+  if (c->group_id[0] == 3) {
+    for (int i = 0; i < 100; ++i) { // working (progress), not spinning
+      progress(c);
+      yieldPoint(c, 70);
+    }
+    *static_cast<volatile int *>(args[1]) = 1; // null store
+  }
+  count->fetch_add(1);
+  progress(c);
+  while (count->load() < c->num_groups[0]) // never completes: group 3 crashed
+    yieldPoint(c, 71);
+}
+
+TEST_P(YieldTest, FaultInSuspendableGroupFailsTheLaunch) {
+  Executor ex(2);
+  std::atomic<uint64_t> count{0};
+  void *args[] = {&count, nullptr};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run(ex, yielding(faultKernel, args, 6, base())), kOutOfResources);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("crashed"), std::string::npos) << err;
+  std::atomic<int> flag{0};
+  void *args2[] = {&flag};
+  EXPECT_EQ(run(ex, yielding(flagKernel, args2, 2, base())), 0);
+}
+
+TEST_P(YieldTest, TraceAccumulatesLaunchesAsValidJson) {
+  std::string path = ::testing::TempDir() + "fibercl_trace_multi_" +
+                     std::to_string(getpid()) + GetParam().name + ".json";
+  {
+    Executor ex(2);
+    for (int i = 0; i < 2; ++i) {
+      std::atomic<int> flag{0};
+      void *args[] = {&flag};
+      Scheduling s = base();
+      s.tracePath = path;
+      EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, s)), 0);
+    }
+    Scheduling s = base();
+    s.tracePath = path;
+    s.occupancy = 1;
+    std::atomic<int> flag{0};
+    void *args[] = {&flag};
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(run(ex, yielding(flagKernel, args, 2, s)), kOutOfResources);
+    testing::internal::GetCapturedStderr();
+  }
+  std::string t = slurp(path);
+  std::remove(path.c_str());
+  ASSERT_GE(t.size(), 4u);
+  EXPECT_EQ(t.substr(0, 2), "[\n");
+  EXPECT_EQ(t.substr(t.size() - 3), "\n]\n");
+  EXPECT_NE(t.find("(launch 3)"), std::string::npos);
+  EXPECT_NE(t.find("\"name\":\"deadlock\""), std::string::npos);
+  EXPECT_NE(t.find("\"name\":\"admit\""), std::string::npos);
+  EXPECT_NE(t.find("\"ph\":\"B\""), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, YieldTest,
+                         ::testing::Values(Mode{"parallel", false}, Mode{"deterministic", true}),
+                         [](const auto &i) { return std::string(i.param.name); });
+
+
+TEST(YieldDeterministic, SameSeedSameTraceAndResult) {
+  std::string path = ::testing::TempDir() + "fibercl_trace_" + std::to_string(getpid()) + ".json";
+  std::string traces[2];
+  int results[2];
+  for (int i = 0; i < 2; ++i) {
+    Executor ex(2); // a fresh executor: as two runs of a program
+    volatile int x = 0;
+    void *args[] = {const_cast<int *>(&x)};
+    Scheduling s;
+    s.deterministic = true;
+    s.seed = 12345;
+    s.tracePath = path;
+    EXPECT_EQ(run(ex, yielding(racy, args, 8, s)), 0);
+    results[i] = x;
+    traces[i] = slurp(path);
+  }
+  std::remove(path.c_str());
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_FALSE(traces[0].empty());
+  EXPECT_EQ(traces[0], traces[1]);
+  EXPECT_EQ(traces[0].front(), '[');
+}
+
+TEST(YieldDeterministic, SeedsExploreInterleavings) {
+  Executor ex(2);
+  std::set<int> outcomes;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    volatile int x = 0;
+    void *args[] = {const_cast<int *>(&x)};
+    Scheduling s;
+    s.deterministic = true;
+    s.seed = seed;
+    EXPECT_EQ(run(ex, yielding(racy, args, 4, s)), 0);
+    outcomes.insert(int(x));
+  }
+  EXPECT_GE(outcomes.size(), 2u);
+}
+
+TEST(YieldEnvironment, ParsesAndWarns) {
+  setenv("FIBERCL_OCCUPANCY", "3", 1);
+  setenv("FIBERCL_SCHEDULE", "bogus", 1);
+  setenv("FIBERCL_SEED", "9", 1);
+  setenv("FIBERCL_ADMISSION", "reverse", 1);
+  testing::internal::CaptureStderr();
+  Scheduling s = Scheduling::fromEnvironment();
+  std::string err = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_OCCUPANCY");
+  unsetenv("FIBERCL_SCHEDULE");
+  unsetenv("FIBERCL_SEED");
+  unsetenv("FIBERCL_ADMISSION");
+  EXPECT_EQ(s.occupancy, 3u);
+  EXPECT_EQ(s.policy, Scheduling::Policy::Fair);
+  EXPECT_TRUE(s.deterministic);
+  EXPECT_EQ(s.seed, 9u);
+  EXPECT_EQ(s.admission, Scheduling::Admission::Reverse);
+  EXPECT_NE(err.find("FIBERCL_SCHEDULE=bogus"), std::string::npos);
+}
+
+// Measurements (printed, not asserted).
+void switcher(void **args, fcl_group_ctx *c) {
+  uint64_t n = *static_cast<uint64_t *>(args[0]);
+  for (uint64_t i = 0; i < n; ++i)
+    hostYield()(c, 50); // every call is a decision point
+}
+
+TEST(YieldBench, OrdinaryAtomicKernelOverhead) {
+  // The same kernel with and without mayYield: groups that never spin.
+  auto kernel = [](void **a, fcl_group_ctx *c) {
+    auto *cells = static_cast<std::atomic<uint64_t> *>(a[0]);
+    std::atomic<uint64_t> *sum = &cells[c->group_id[0] * 16]; // own cache-line pair: measures overhead
+    for (int i = 0; i < 16; ++i) {
+      sum->fetch_add(1, std::memory_order_relaxed);
+      if (c->yield_state) {
+        progress(c);
+        yieldPoint(c, 80);
+      }
+    }
+  };
+  Executor ex(2);
+  for (bool mayYield : {false, true}) {
+    std::vector<std::atomic<uint64_t>> cells(1600000);
+    void *args[] = {cells.data()};
+    NDRange r = yielding(+kernel, args, 100000, Scheduling{});
+    r.mayYield = mayYield;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(ex, r), 0);
+    double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t sum = 0;
+    for (auto &c : cells)
+      sum += c.load();
+    EXPECT_EQ(sum, 1600000u);
+    std::printf("[bench] 100000 groups x 16 atomics, mayYield=%d: %.1f ns/group\n", int(mayYield),
+                ns / 1e5);
+  }
+}
+
+TEST(YieldBench, SwitchCostAndGridBarrierThroughput) {
+  {
+    Executor ex(1);
+    uint64_t n = 200000;
+    void *args[] = {&n};
+    Scheduling s;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(ex, yielding(switcher, args, 2, s), /*help=*/false), 0);
+    double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("[bench] yield that switches groups: %.1f ns (2 groups, 1 worker)\n",
+                ns / double(2 * n));
+  }
+  {
+    Executor ex(2);
+    struct Bar {
+      std::atomic<uint64_t> count{0}, gen{0};
+      uint64_t rounds = 2000;
+    } bar;
+    void *args[] = {&bar};
+    auto kernel = [](void **a, fcl_group_ctx *c) {
+      auto &b = *static_cast<Bar *>(a[0]);
+      for (uint64_t r = 0; r < b.rounds; ++r) {
+        uint64_t g = b.gen.load();
+        if (b.count.fetch_add(1) + 1 == c->num_groups[0]) {
+          b.count.store(0);
+          b.gen.store(g + 1);
+          progress(c);
+        } else {
+          progress(c);
+          while (b.gen.load() == g)
+            yieldPoint(c, 60);
+        }
+      }
+    };
+    Scheduling s;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(ex, yielding(+kernel, args, 64, s), /*help=*/false), 0);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("[bench] inter-work-group barrier, 64 groups, 2 workers, fair: %.0f barriers/s\n",
+                double(bar.rounds) / secs);
+  }
+}
+
+} // namespace
