@@ -463,6 +463,57 @@ unsigned long long runNonce() {
   return nonce;
 }
 
+
+// An inter-work-group barrier among all launched groups, `rounds` times (the XF-less
+// counting barrier of the papers' persistent kernels). On a CPU OpenCL that runs each
+// work-group to completion it never finishes once groups outnumber threads, so it is
+// FiberCL-only: it measures the scheduler (fair, unbounded: the default).
+const char* kInterGroupBarrierSrc = R"CLC(
+__kernel void gbarrier(__global atomic_int* arrived, __global int* out, int rounds) {
+  for (int r = 1; r <= rounds; ++r) {
+    if (get_local_id(0) == 0) {
+      atomic_fetch_add_explicit(arrived, 1, memory_order_acq_rel, memory_scope_device);
+      while (atomic_load_explicit(arrived, memory_order_acquire, memory_scope_device) <
+             r * (int)get_num_groups(0))
+        ;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  if (get_local_id(0) == 0) out[get_group_id(0)] = atomic_load(arrived);
+}
+)CLC";
+
+void BM_InterGroupBarrier(benchmark::State& state, Target* t) {
+  const size_t groups = 64, local = 1;
+  const int rounds = 100;
+  cl_int err;
+  cl_program p = t->buildProgram(kInterGroupBarrierSrc, "-cl-std=CL2.0");
+  cl_kernel k = clCreateKernel(p, "gbarrier", &err);
+  ck(err, "clCreateKernel(gbarrier)");
+  cl_mem out = t->buffer(groups * sizeof(int));
+  for (auto _ : state) {
+    state.PauseTiming();
+    int zero = 0;
+    cl_mem arrived = t->buffer(sizeof zero, &zero);
+    ck(clSetKernelArg(k, 0, sizeof arrived, &arrived), "clSetKernelArg");
+    ck(clSetKernelArg(k, 1, sizeof out, &out), "clSetKernelArg");
+    ck(clSetKernelArg(k, 2, sizeof rounds, &rounds), "clSetKernelArg");
+    state.ResumeTiming();
+    size_t global = groups * local;
+    t->enqueue(k, 1, &global, &local);
+    state.PauseTiming();
+    for (int v : t->read<int>(out, groups))
+      if (v != int(groups) * rounds) die(t->label + " inter-group barrier: wrong count");
+    clReleaseMemObject(arrived);
+    state.ResumeTiming();
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  state.counters["barriers/s"] = benchmark::Counter(
+      double(state.iterations()) * rounds, benchmark::Counter::kIsRate);
+}
+
 void BM_BuildCold(benchmark::State& state, Target* t) {
   static long long counter = 0;
   cl_program last = nullptr;
@@ -550,6 +601,12 @@ int main(int argc, char** argv) {
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},
   };
+  for (auto& t : g_targets)
+    if (t->label == "FiberCL") {
+      auto* b = benchmark::RegisterBenchmark(
+          "inter_group_barrier_64groups/FiberCL", BM_InterGroupBarrier, t.get());
+      b->UseRealTime()->Unit(benchmark::kMillisecond);
+    }
   for (const auto& [name, fn] : benches)
     for (auto& t : g_targets) {
       auto* b = benchmark::RegisterBenchmark((std::string(name) + "/" + t->label).c_str(), fn, t.get());
