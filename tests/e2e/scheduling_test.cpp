@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <CL/cl_fibercl.h>
+
 #include "cl_test.hpp"
 
 namespace {
@@ -210,6 +212,53 @@ TEST_F(Scheduling, DifferentSeedsExploreDifferentInterleavings) {
     outcomes.insert(o.out);
   }
   EXPECT_GE(outcomes.size(), 2u) << "20 seeds gave one interleaving only";
+}
+
+TEST_F(Scheduling, ExecInfoSetsTheScheduleOfOneKernel) {
+  SKIP_UNLESS_FIBERCL("cl_fibercl_scheduling");
+  ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "1"}};
+  cl_uint defaultBound = 99;
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_OCCUPANCY_FIBERCL, sizeof defaultBound,
+                            &defaultBound, nullptr));
+  EXPECT_EQ(defaultBound, 0u) << "unbounded by default";
+
+  cl_kernel k = kernelFrom(kSpinSource, "spin", "-cl-std=CL2.0");
+  cl_uint one = 1, bogus = 7;
+  cl_ulong seed = 11;
+  // CL_INVALID_VALUE for a wrong size, a NULL value or an unknown policy.
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL,
+                                                      sizeof seed, &seed));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL,
+                                                      sizeof one, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL,
+                                                      sizeof bogus, &bogus));
+  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof one, &one));
+  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof seed, &seed));
+
+  cl_mem flag = bufferFrom(std::vector<int>{0});
+  cl_mem out = bufferFrom(std::vector<int>(4, 0));
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof flag, &flag));
+  ASSERT_CL(clSetKernelArg(k, 1, sizeof out, &out));
+  size_t global = 4, local = 1;
+  cl_event e = nullptr;
+  testing::internal::CaptureStderr();
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
+  clWaitForEvents(1, &e);
+  std::string err = testing::internal::GetCapturedStderr();
+  cl_int status = CL_COMPLETE;
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  clReleaseEvent(e);
+  EXPECT_LT(status, 0) << "occupancy 1 from clSetKernelExecInfo: the spinner blocks the setter";
+  EXPECT_NE(err.find("FIBERCL_OCCUPANCY=1"), std::string::npos) << err;
+  EXPECT_NE(err.find("FIBERCL_SEED=11"), std::string::npos) << err;
+  expectQueueStillWorks();
+}
+
+TEST_F(Scheduling, PlatformListsTheExtension) {
+  SKIP_UNLESS_FIBERCL("cl_fibercl_scheduling");
+  char ext[1024] = {};
+  ASSERT_CL(clGetPlatformInfo(platform_, CL_PLATFORM_EXTENSIONS, sizeof ext, ext, nullptr));
+  EXPECT_NE(std::string(ext).find("cl_fibercl_scheduling"), std::string::npos) << ext;
 }
 
 TEST_F(Scheduling, BarrierDivergenceIsReportedNotHung) {
