@@ -22,7 +22,8 @@ bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
       continue;
     any = true;
     if (g.epochSeen.load(std::memory_order_acquire) != ep ||
-        g.yieldsSince.load(std::memory_order_acquire) < rounds)
+        g.yieldsSince.load(std::memory_order_acquire) <
+            rounds * g.decisionsPerRound.load(std::memory_order_relaxed))
       return false;
   }
   return any;

@@ -130,11 +130,22 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept 
   YieldShared &sh = *y->sh;
   ++y->local->yields;
   GroupInfo &info = sh.info[y->gid];
-  const bool madeProgress = y->ys.progress != y->lastProgress;
-  if (madeProgress) {
+  // Progress: an atomic write that changed memory (strong), or a completed barrier
+  // round (weak: a group spinning with a barrier inside its loop completes rounds
+  // forever, so rounds alone count only for a limited number of decisions).
+  const bool strong = y->ys.progress != y->lastProgress;
+  bool weak = false;
+  if (strong) {
     y->lastProgress = y->ys.progress;
-    sh.progressEvent(y->local->worker);
+    y->lastRounds = y->ys.rounds;
+    y->roundsOnlyYields = 0;
+  } else if (y->ys.rounds != y->lastRounds) {
+    y->lastRounds = y->ys.rounds;
+    weak = ++y->roundsOnlyYields < kRoundsOnlyDecisions;
   }
+  const bool madeProgress = strong || weak;
+  if (madeProgress)
+    sh.progressEvent(y->local->worker);
   uint64_t ep = sh.epoch();
   if (info.epochSeen.load(std::memory_order_relaxed) != ep) {
     info.epochSeen.store(ep, std::memory_order_relaxed);
@@ -144,6 +155,9 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept 
   }
   info.site.store(site, std::memory_order_relaxed);
   info.atBarrier.store(g.fiberMode ? 1 : 0, std::memory_order_relaxed);
+  // Work-items on fibers: a barrier round takes every work-item through its yield
+  // points (a few each: the barrier's fences, its own atomics).
+  info.decisionsPerRound.store(g.fiberMode ? 4 * g.n : 1, std::memory_order_relaxed);
   info.phase.store(uint8_t(madeProgress ? GroupPhase::Running : GroupPhase::Spinning),
                    std::memory_order_release);
 
@@ -153,7 +167,9 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept 
     canAdmit = sh.canAdmit();
   }
   if (sh.S.deterministic) {
-    if (!canAdmit && info.yieldsSince.load(std::memory_order_relaxed) >= kDeterministicRounds &&
+    if (!canAdmit &&
+        info.yieldsSince.load(std::memory_order_relaxed) >=
+            kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
         allOccupantsStuck(sh, kDeterministicRounds))
       declareDeadlock(sh);
   } else if ((y->local->yields & 15) == 0) {
@@ -232,6 +248,8 @@ YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->back = nullptr;
   y->ys = fcl_yield_state{};
   y->lastProgress = 0;
+  y->lastRounds = 0;
+  y->roundsOnlyYields = 0;
   y->priority = 0;
   y->started = y->finished = y->aborted = false;
   y->sh = &sh;

@@ -37,6 +37,10 @@ struct GroupInfo {
   std::atomic<uint32_t> site{0};
   std::atomic<uint64_t> epochSeen{~0ull};
   std::atomic<uint32_t> yieldsSince{0};
+  // Decisions per "round" of this group: a group whose work-items are on fibers
+  // reaches several yield points per work-item before a barrier round can complete,
+  // so it counts as stuck only after proportionally more decisions.
+  std::atomic<uint32_t> decisionsPerRound{1};
 };
 
 // One occupant work-group: its fiber, context and state (kept while suspended).
@@ -53,6 +57,8 @@ struct YieldGroup {
   boost::context::detail::fcontext_t back = nullptr; // the worker's loop
   intptr_t recover[5] = {};
   uint64_t lastProgress = 0;
+  uint64_t lastRounds = 0;        // ys.rounds at the last decision
+  uint32_t roundsOnlyYields = 0;  // decisions since the last atomic write, with rounds
   int64_t priority = 0;
   bool started = false;
   bool finished = false;
@@ -128,6 +134,9 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
 
 // Deadlock detection (yield_deadlock.cpp).
 constexpr uint32_t kDeterministicRounds = 3; // yields per occupant without progress
+// Decisions a group may make with barrier rounds as its only progress before it
+// counts as spinning (see __fibercl_host_yield).
+constexpr uint32_t kRoundsOnlyDecisions = 4096;
 constexpr uint32_t kParallelRounds = 2;      // ... and in parallel mode, after the timeout
 // Has every occupant that can run yielded `rounds` times in the current epoch?
 bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept;

@@ -153,6 +153,58 @@ TEST_F(Scheduling, SpinWaitUnderUnfairSchedulingIsAReportedDeadlock) {
   expectQueueStillWorks();
 }
 
+// The spin-wait with a work-group barrier inside the loop: the spinner completes
+// barrier rounds forever without changing memory; still a deadlock, still reported.
+const char *kSpinWithBarrierSource = R"CLC(
+  __kernel void spinbar(__global volatile atomic_int *flag, __global int *out) {
+    __local int go;
+    if (get_group_id(0) + 1 < get_num_groups(0)) {
+      for (;;) { // work-item 0 reads the flag; the whole group decides together
+        if (get_local_id(0) == 0)
+          go = atomic_load_explicit(flag, memory_order_acquire, memory_scope_device);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int seen = go;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (seen)
+          break;
+      }
+      out[get_group_id(0)] = 1;
+    } else {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0)
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+      out[get_group_id(0)] = 1;
+    }
+  })CLC";
+
+class SpinWithBarrier : public Scheduling, public testing::WithParamInterface<bool> {};
+
+TEST_P(SpinWithBarrier, CompletesWhenFairAndIsReportedWhenBlocked) {
+  SKIP_UNLESS_FIBERCL("scheduling controls");
+  const bool deterministic = GetParam();
+  // No false alarm: a group inside barrier rounds is not "stuck" (20 schedules).
+  for (int seed = 1; seed <= (deterministic ? 20 : 1); ++seed) {
+    ScopedEnv env{{"FIBERCL_SEED", std::to_string(seed)}};
+    if (!deterministic)
+      unsetenv("FIBERCL_SEED");
+    Outcome ok = launch(kSpinWithBarrierSource, "spinbar", 4, 4);
+    ASSERT_EQ(ok.status, CL_COMPLETE) << "seed " << seed << "\n" << ok.stderrText;
+    EXPECT_EQ(ok.out, std::vector<int>(4, 1));
+  }
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "1"}, {"FIBERCL_DEADLOCK_TIMEOUT", "1"},
+                {"FIBERCL_SEED", "5"}};
+  if (!deterministic)
+    unsetenv("FIBERCL_SEED");
+  Outcome blocked = launch(kSpinWithBarrierSource, "spinbar", 2, 4);
+  EXPECT_LT(blocked.status, 0);
+  EXPECT_NE(blocked.stderrText.find("deadlock"), std::string::npos) << blocked.stderrText;
+  expectQueueStillWorks();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, SpinWithBarrier, testing::Bool(), [](const auto &info) {
+  return std::string(info.param ? "seeded" : "parallel");
+});
+
 class GlobalBarrier : public Scheduling,
                       public testing::WithParamInterface<std::tuple<int, bool>> {};
 

@@ -36,6 +36,7 @@ typedef uint32_t fcl_u32;
 typedef struct fcl_yield_state {
   fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
   fcl_u64 progress;
+  fcl_u64 rounds;    /* barrier rounds completed (written by the runtime only) */
 } fcl_yield_state;
 
 typedef struct fcl_group_ctx {
