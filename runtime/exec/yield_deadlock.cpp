@@ -30,11 +30,14 @@ bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
 }
 
 void declareDeadlock(YieldShared &sh) noexcept {
-  if (sh.abandon.exchange(true))
+  if (sh.declared.exchange(true))
     return;
   int32_t expected = kComplete;
   sh.job.status.compare_exchange_strong(expected, kOutOfResources);
+  // Report before abandoning: once the groups are abandoned the job completes, and
+  // whoever waits for it must find the report already written.
   reportDeadlock(sh);
+  sh.abandon.store(true, std::memory_order_release);
 }
 
 // Parallel watchdog: no progress for the timeout and every occupant spinning.

@@ -96,6 +96,7 @@ struct YieldShared {
   std::atomic<uint32_t> occupant{0};
   std::atomic<uint64_t> remaining;
   std::atomic<bool> abandon{false};
+  std::atomic<bool> declared{false}; // a deadlock was declared (reported once)
   std::atomic<bool> ownerTaken{false};
   // Progress events, counted per worker slot (no shared cache line on the admission
   // and finish paths); the epoch is their sum, which changes iff any event happened.
