@@ -53,6 +53,16 @@ void localId(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32
                "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): %s\n",
                g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2],
                detail);
+  // Where the barriers are in the source, when the compiler knows.
+  const auto *describe = g.runner->describeSite;
+  if (describe && *describe) {
+    if (site > 0)
+      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", site,
+                   (*describe)(uint32_t(site)).c_str());
+    if (g.roundSite > 0 && g.roundSite != site)
+      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", g.roundSite,
+                   (*describe)(uint32_t(g.roundSite)).c_str());
+  }
   std::fflush(stderr);
   abortGroup(*g.runner);
 }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include <boost/context/detail/fcontext.hpp>
+#include <functional>
+#include <string>
 
 #include "fibercl/kernel_abi.h"
 #include "runtime/exec/stack_pool.hpp"
@@ -95,6 +97,9 @@ struct Runner {
   volatile sig_atomic_t inKernel = 0;
   volatile int faultSignal = 0; // signal to unblock after recovering from a fault
   const char *kernelName = "";
+  // The launch's NDRange::describeSite ("<source>:12 (barrier)"), for reports; may be
+  // null or empty.
+  const std::function<std::string(uint32_t)> *describeSite = nullptr;
 
 private:
   void *local_ = nullptr;

@@ -331,6 +331,7 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   info.onWorker.store(1, std::memory_order_release);
   r.group.ctx = &y.ctx;
   r.kernelName = sh.job.range.kernelName.c_str();
+  r.describeSite = &sh.job.range.describeSite;
   bctx::transfer_t t = jumpTo(y.fctx, &y);
   y.fctx = t.fctx;
   info.onWorker.store(0, std::memory_order_release);

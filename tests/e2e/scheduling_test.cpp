@@ -333,6 +333,8 @@ TEST_F(Scheduling, BarrierDivergenceIsReportedNotHung) {
   clReleaseEvent(e);
   EXPECT_LT(status, 0);
   EXPECT_NE(err.find("barrier divergence"), std::string::npos) << err;
+  EXPECT_NE(err.find("is at <source>:3 (barrier)"), std::string::npos)
+      << "the report names the barrier's source line:\n" << err;
   expectQueueStillWorks();
 }
 
