@@ -129,7 +129,13 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
   // The work-item after `to` is the next one resumed: fetch its saved context (and
   // its page's TLB entry) while `to` runs.
   uint32_t after = to + 1 == g.n ? 0 : to + 1;
-  __builtin_prefetch(g.items[after].ctx, 1);
+  // The saved context is at the top of that fiber's stack, with the frames the
+  // work-item resumes into just above it: fetch those lines too.
+  const char *saved = static_cast<const char *>(g.items[after].ctx);
+  __builtin_prefetch(saved, 1);
+  __builtin_prefetch(saved + 64, 1);
+  __builtin_prefetch(saved + 128, 1);
+  __builtin_prefetch(saved + 192, 1);
   resumeOnTop(target, &g, &onResume);
 }
 
