@@ -9,13 +9,17 @@
 
 namespace fibercl::compiler {
 
-std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
+void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
   });
+}
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
+  initializeNativeTarget();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     llvm::consumeError(jtmb.takeError());

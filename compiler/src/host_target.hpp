@@ -9,7 +9,10 @@ class TargetMachine;
 
 namespace fibercl::compiler {
 
-// Initialises LLVM's native target once; returns nullptr if the host is unsupported.
+// Initialises LLVM's native target (once per process).
+void initializeNativeTarget();
+
+// The host's target machine; nullptr if the host is unsupported.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine();
 
 } // namespace fibercl::compiler

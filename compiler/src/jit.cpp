@@ -46,10 +46,7 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
     error = "not a FiberCL executable binary";
     return nullptr;
   }
-  if (!createHostTargetMachine()) { // also initialises the native target once
-    error = "this host CPU is not supported by LLVM";
-    return nullptr;
-  }
+  initializeNativeTarget();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     error = llvm::toString(jtmb.takeError());

@@ -48,8 +48,10 @@ namespace {
   return false;
 }
 
-void recoverAfterAbort(Runner &r) noexcept {
-  resetGroup(r.group);
+} // namespace
+
+void recoverAfterAbort(Runner &r, GroupState &group) noexcept {
+  resetGroup(group);
   if (int sig = r.faultSignal) {
     // The handler was left by a jump, so the signal is still blocked.
     sigset_t set;
@@ -59,8 +61,6 @@ void recoverAfterAbort(Runner &r) noexcept {
     r.faultSignal = 0;
   }
 }
-
-} // namespace
 
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   const NDRange &R = job.range;
@@ -102,7 +102,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
       ctx.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
     }
     if (!callGuarded(r, R.entry, R.args, &ctx)) {
-      recoverAfterAbort(r);
+      recoverAfterAbort(r, r.group);
       r.group.ctx = nullptr;
       return job.fail(kOutOfResources);
     }

@@ -1,6 +1,7 @@
 // Yielding launches: group fibers, admission under the occupancy bound, the worker's
 // scheduling loop, __fibercl_host_yield and deadlock detection. Code that runs on a
 // group fiber (or across a switch) is noexcept: nothing unwinds across fibers.
+#include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 #include <csignal>
@@ -35,15 +36,7 @@ void groupMain(bctx::transfer_t t) noexcept {
   YieldGroup &y = *static_cast<YieldGroup *>(t.data);
   y.back = t.fctx;
   if (!guardedEntry(y)) {
-    Runner &r = *y.gs.runner;
-    resetGroup(y.gs);
-    if (int sig = r.faultSignal) {
-      sigset_t set;
-      sigemptyset(&set);
-      sigaddset(&set, sig);
-      pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-      r.faultSignal = 0;
-    }
+    recoverAfterAbort(*y.gs.runner, y.gs);
     y.aborted = true;
   }
   y.finished = true;

@@ -16,7 +16,6 @@
 
 namespace fibercl::compiler {
 namespace {
-constexpr unsigned kLocalAddressSpace = 3;
 constexpr uint64_t kMinAlign = 16;
 } // namespace
 

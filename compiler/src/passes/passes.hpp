@@ -28,6 +28,9 @@ std::string bodyName(llvm::StringRef kernel);
 std::string itemName(llvm::StringRef kernel);
 std::string workGroupName(llvm::StringRef kernel);
 
+// Clang's SPIR-like address space of __local (-ffake-address-space-map).
+inline constexpr unsigned kLocalAddressSpace = 3;
+
 // Function attributes the passes leave on a kernel body for the ones that follow and
 // for the kernel table.
 inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kernel name

@@ -22,7 +22,6 @@
 namespace fibercl::compiler {
 namespace {
 
-constexpr unsigned kLocalAddressSpace = 3;
 
 llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset,
                           const char *name) {
