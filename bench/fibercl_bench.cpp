@@ -134,6 +134,21 @@ __kernel void mandelbrot(__global uint* out, uint w, uint h, uint max_iter) {
 }
 )CLC";
 
+// Math-heavy and barrier-free: the work-item loop must stay vectorised through the calls.
+const char* kMathSrc = R"CLC(
+__kernel void math_f32(__global const float* x, __global float* y) {
+  size_t i = get_global_id(0);
+  float v = x[i];
+  y[i] = exp(v) * sin(v) + sqrt(v) + log(v + 1.0f) * cos(v);
+}
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void math_f64(__global const double* x, __global double* y) {
+  size_t i = get_global_id(0);
+  double v = x[i];
+  y[i] = exp(v) * sin(v) + sqrt(v) + log(v + 1.0) * cos(v);
+}
+)CLC";
+
 const char* kReduceSrc = R"CLC(
 __kernel void reduce(__global const uint* in, __global uint* partial, __local uint* tmp) {
   uint lid = get_local_id(0);
@@ -293,6 +308,38 @@ void BM_Mandelbrot(benchmark::State& state, Target* t) {
     die(t->label + " mandelbrot: " + std::to_string(diff) + " pixels differ from the host");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * w * h));
   clReleaseMemObject(d);
+}
+
+// y = exp(x) sin(x) + sqrt(x) + log(x + 1) cos(x) over 4M values in [0, 8); checked
+// against the host's libm with a relative tolerance well above the ULP bounds.
+template <typename T>
+void BM_Math(benchmark::State& state, Target* t) {
+  const size_t n = 4u << 20;
+  std::vector<T> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<T>(8.0 * static_cast<double>(i) / n);
+  const char* name = sizeof(T) == 4 ? "math_f32" : "math_f64";
+  cl_kernel k = t->kernel(name, kMathSrc, name);
+  cl_mem dx = t->buffer(n * sizeof(T), x.data());
+  cl_mem dy = t->buffer(n * sizeof(T));
+  setArg(k, 0, dx);
+  setArg(k, 1, dy);
+  const size_t l = 256;
+  t->enqueue(k, 1, &n, &l);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 1, &n, &l);
+    t->finish();
+  }
+  std::vector<T> r = t->read<T>(dy, n);
+  for (size_t i = 0; i < n; i += 61) {
+    T v = x[i];
+    T want = std::exp(v) * std::sin(v) + std::sqrt(v) + std::log(v + T(1)) * std::cos(v);
+    if (!(std::fabs(r[i] - want) <= T(1e-5) * (std::fabs(want) + 1)))
+      die(t->label + " " + name + ": wrong result at " + std::to_string(i));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  clReleaseMemObject(dx);
+  clReleaseMemObject(dy);
 }
 
 void BM_Reduction(benchmark::State& state, Target* t) {
@@ -594,6 +641,8 @@ int main(int argc, char** argv) {
       {"vecadd_16M", BM_VecAdd},
       {"saxpy_16M", BM_Saxpy},
       {"mandelbrot_1024x1024_256", BM_Mandelbrot},
+      {"math_f32_4M", BM_Math<float>},
+      {"math_f64_4M", BM_Math<double>},
       {"reduction_16M_local256", BM_Reduction},
       {"sgemm_512_tile16", BM_Sgemm},
       {"barrier_loop_100", BM_BarrierLoop},

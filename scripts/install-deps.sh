@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-19-dev libclang-19-dev clang-19 libclang-cpp19-dev
-  libboost-context-dev libffi-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev
+  libboost-context-dev libffi-dev libsleef-dev zlib1g-dev libzstd-dev libedit-dev libxml2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers opencl-c-headers clinfo
   pocl-opencl-icd

@@ -22,6 +22,9 @@
 #ifndef __opencl_c_atomic_scope_all_devices
 #define __opencl_c_atomic_scope_all_devices 1
 #endif
+#ifndef __opencl_c_work_group_collective_functions
+#define __opencl_c_work_group_collective_functions 1
+#endif
 
 /* Vectors wider than 128 bits are passed in memory (the baseline x86-64 ABI the
  * library is compiled for; user code is compiled for the same baseline, and

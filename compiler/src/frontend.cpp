@@ -43,10 +43,11 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
   // Clang defines the device's OpenCL version only for SPIR targets.
   args.push_back("-D__OPENCL_VERSION__=300");
   if (options.clStd == "CL3.0") {
-    // opencl-c-base.h defines these two features only for SPIR targets, and -cl-ext
+    // opencl-c-base.h defines these features only for SPIR targets, and -cl-ext
     // does not know them; the device reports them, so kernels must see them.
     args.push_back("-D__opencl_c_atomic_scope_device=1");
     args.push_back("-D__opencl_c_atomic_scope_all_devices=1");
+    args.push_back("-D__opencl_c_work_group_collective_functions=1");
   }
   // Vectors wider than 16 bytes change ABI with AVX; kernels are compiled for the
   // baseline and re-targeted to the host after linking, so the warning is noise.

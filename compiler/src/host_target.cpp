@@ -1,5 +1,6 @@
 // Host target machine (host_target.hpp).
 #include "host_target.hpp"
+#include "vector_math.hpp"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -36,6 +37,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
 
 } // namespace fibercl::compiler
 
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/ADT/SmallVector.h>
@@ -48,8 +50,9 @@ std::string hostTargetKey() {
     auto tm = createHostTargetMachine();
     if (!tm)
       return std::string();
+    // Objects call the vector math library only where it was available.
     return tm->getTargetTriple().str() + ";" + tm->getTargetCPU().str() + ";" +
-           tm->getTargetFeatureString().str();
+           tm->getTargetFeatureString().str() + (vectorMathAvailable() ? ";vecmath" : "");
   }();
   return key;
 }
@@ -61,6 +64,10 @@ std::string emitHostObject(llvm::Module &module) {
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager pm; // codegen still runs on the legacy pass manager
+  // Explicit vector math calls (sin(float8)) become the vector variants here.
+  llvm::TargetLibraryInfoImpl tlii(tm->getTargetTriple());
+  addVectorMathFunctions(tlii, *tm);
+  pm.add(new llvm::TargetLibraryInfoWrapperPass(tlii));
   if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
     return {};
   pm.run(module);

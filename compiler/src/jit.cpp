@@ -18,6 +18,7 @@
 #include "binary_format.hpp"
 #include "fibercl/compiler/compiler.hpp"
 #include "host_target.hpp"
+#include "vector_math.hpp"
 #include "passes/passes.hpp"
 
 namespace fibercl::compiler {
@@ -74,6 +75,12 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
     dylib.addGenerator(std::move(*libm));
   else
     llvm::consumeError(libm.takeError());
+  if (vectorMathAvailable()) {
+    if (auto vecmath = llvm::orc::DynamicLibrarySearchGenerator::Load(kVectorMathLibrary, prefix))
+      dylib.addGenerator(std::move(*vecmath));
+    else
+      llvm::consumeError(vecmath.takeError());
+  }
   if (auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix))
     dylib.addGenerator(std::move(*process));
   else

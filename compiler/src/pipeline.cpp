@@ -16,7 +16,8 @@
 //  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
 //     the bodies into them, which is what exposes the work-item loop to the
 //     vectoriser.
-//  6. Everything but the entry points is internalised, host CPU attributes are set,
+//  6. Calls lose the `convergent` attribute (but the host barrier), everything but the
+//     entry points is internalised, host CPU attributes are set,
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
 //     needs its cost model).
 #include "pipeline.hpp"
@@ -39,9 +40,11 @@
 
 #include "debug.hpp"
 #include "fibercl/builtins.hpp"
+#include "fibercl/kernel_abi.h"
 #include "host_target.hpp"
 #include "kernel_metadata.hpp"
 #include "passes/passes.hpp"
+#include "vector_math.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -93,6 +96,25 @@ bool checkUndefined(const llvm::Module &m, std::string &log) {
   return ok;
 }
 
+// OpenCL C marks every call convergent (it may be a barrier for a SIMT machine). Here a
+// work-item is a thread of its own, so only the host barrier keeps the attribute; on
+// anything else it would stop the loop vectoriser (no runtime alias checks around
+// convergent calls) for nothing.
+void dropConvergence(llvm::Module &m) {
+  for (llvm::Function &f : m) {
+    if (f.getName() == FIBERCL_HOST_BARRIER)
+      continue;
+    f.removeFnAttr(llvm::Attribute::Convergent);
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+          llvm::Function *callee = call->getCalledFunction();
+          if (!callee || callee->getName() != FIBERCL_HOST_BARRIER)
+            call->removeFnAttr(llvm::Attribute::Convergent);
+        }
+  }
+}
+
 enum class Then { Nothing, O0, O3 };
 
 void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
@@ -106,6 +128,11 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   pto.LoopVectorization = optimise;
   pto.SLPVectorization = optimise;
   llvm::PassBuilder pb(tm, pto);
+  // Registered before the defaults so that the vectoriser sees the vector math variants.
+  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
+  if (optimise)
+    addVectorMathFunctions(tlii, *tm);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -161,7 +188,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
                                                                          k.staticLocalSize);
   }
 
-  for (llvm::Function &f : m) {                         // 6
+  dropConvergence(m);                                   // 6
+  for (llvm::Function &f : m) {
     if (f.isDeclaration())
       continue;
     f.addFnAttr("target-cpu", tm->getTargetCPU());

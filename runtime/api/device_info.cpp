@@ -6,6 +6,11 @@
 
 #include <CL/cl_fibercl.h>
 
+#include "fibercl/kernel_abi.h"
+
+// Kernels reserve scratch for the work-group collectives up to this size.
+static_assert(fibercl::runtime::Device::kMaxWorkGroupSize == FIBERCL_MAX_WORK_GROUP_SIZE);
+
 using namespace fibercl::runtime;
 using namespace fibercl::runtime::api;
 
@@ -119,6 +124,7 @@ extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
       return out.scalar<cl_bool>(CL_TRUE);
     case CL_DEVICE_EXECUTION_CAPABILITIES:
       return out.scalar<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
@@ -192,7 +198,6 @@ extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       return out.scalar<cl_uint>(0); // natural alignment
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
       return out.scalar<cl_bool>(CL_FALSE);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

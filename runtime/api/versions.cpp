@@ -46,6 +46,7 @@ const NameVersions &openclCFeatures() {
       {"__opencl_c_program_scope_global_variables", v(3, 0)},
       {"__opencl_c_int64", v(3, 0)},
       {"__opencl_c_fp64", v(3, 0)},
+      {"__opencl_c_work_group_collective_functions", v(3, 0)},
   };
   return list;
 }

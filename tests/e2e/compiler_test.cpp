@@ -43,6 +43,28 @@ TEST_F(Compiler, BarrierFreeWorkItemLoopIsVectorised) {
   EXPECT_EQ(fn.find("__fibercl_host_run_items"), std::string::npos) << fn;
 }
 
+// Math must not stop the vectoriser: calls become the vector math library's variants
+// (SLEEF under the x86 vector function ABI, e.g. _ZGVdN8v_sinf for 8 floats).
+TEST_F(Compiler, MathCallsInTheWorkItemLoopAreVectorised) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
+  setenv("FIBERCL_DEBUG", "ir", 1);
+  testing::internal::CaptureStderr();
+  BuildResult r = tryBuild("// " + std::to_string(getpid()) + std::to_string(std::rand()) +
+                           R"CLC(
+    __kernel void waves(__global const float* x, __global float* y) {
+      size_t i = get_global_id(0);
+      y[i] = exp(x[i]) * sin(x[i]) + pow(x[i], 1.5f) + acosh(x[i] + 2.0f);
+    })CLC");
+  std::string ir = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_DEBUG");
+  ASSERT_CL(r.err) << r.log;
+  size_t begin = ir.find("define void @__fibercl_wg_waves(");
+  ASSERT_NE(begin, std::string::npos) << ir;
+  std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
+  for (const char *f : {"v_expf(", "v_sinf(", "vv_powf(", "v_acoshf("})
+    EXPECT_NE(fn.find(f), std::string::npos) << "no vector variant " << f << " in\n" << fn;
+}
+
 TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
   setenv("FIBERCL_DEBUG", "ir", 1);

@@ -53,6 +53,12 @@ typedef struct fcl_group_ctx {
   fcl_u64 yield_state; /* address of this group's fcl_yield_state; 0 if it never yields */
 } fcl_group_ctx;
 
+/* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE), and the bytes a kernel that
+ * calls work-group collective functions reserves in its local block for them (one
+ * 8-byte value per work-item plus one; builtins/lib/work_group_collectives.cl). */
+#define FIBERCL_MAX_WORK_GROUP_SIZE 4096
+#define FIBERCL_COLLECTIVE_SCRATCH_BYTES (8 * (FIBERCL_MAX_WORK_GROUP_SIZE + 1))
+
 /* Names of the symbols the runtime provides to JIT-compiled code (absolute symbols).
  *
  * FIBERCL_HOST_RUN_ITEMS(ctx, item, args): runs every work-item of the group,

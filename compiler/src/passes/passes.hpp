@@ -31,6 +31,9 @@ std::string workGroupName(llvm::StringRef kernel);
 // Clang's SPIR-like address space of __local (-ffake-address-space-map).
 inline constexpr unsigned kLocalAddressSpace = 3;
 
+// The builtins library's marker for the work-group collectives' scratch (LocalMemoryPass).
+inline constexpr const char *kScratchMarker = "__fibercl_collective_scratch";
+
 // Function attributes the passes leave on a kernel body for the ones that follow and
 // for the kernel table.
 inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kernel name

@@ -1,0 +1,115 @@
+// Vector variants of math functions (vector_math.hpp): a table of the functions SLEEF
+// provides under the x86 vector function ABI, filtered by what the host ISA runs and
+// what the installed library actually exports.
+#include "vector_math.hpp"
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <dlfcn.h>
+
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fibercl::compiler {
+namespace {
+
+// A math function as the builtins library calls it: the libm name (double flavour;
+// float adds 'f'), whether LLVM has an intrinsic for it (llvm.<name>.f32/f64), and its
+// arity. SLEEF's variants without suffix are its 1-ulp (or exact) ones, within every
+// OpenCL C bound (s7.4: exp 3, sin 4, cbrt 2, log1p 2, pow 16 ulp, ...). sqrt, fabs,
+// floor & co. are left out: they are single instructions already.
+struct MathFunction {
+  const char *name;
+  bool intrinsic;
+  unsigned arity;
+};
+
+constexpr MathFunction kFunctions[] = {
+    {"sin", true, 1},    {"cos", true, 1},    {"tan", true, 1},     {"asin", true, 1},
+    {"acos", true, 1},   {"atan", true, 1},   {"sinh", true, 1},    {"cosh", true, 1},
+    {"tanh", true, 1},   {"exp", true, 1},    {"exp2", true, 1},    {"log", true, 1},
+    {"log2", true, 1},   {"log10", true, 1},  {"pow", true, 2},     {"exp10", false, 1},
+    {"expm1", false, 1}, {"log1p", false, 1}, {"asinh", false, 1},  {"acosh", false, 1},
+    {"atanh", false, 1}, {"cbrt", false, 1},  {"erf", false, 1},    {"erfc", false, 1},
+    {"tgamma", false, 1}, {"atan2", false, 2}, {"hypot", false, 2}, {"fmod", false, 2},
+};
+
+// One x86 vector ISA of the vector function ABI: its letter and register width.
+struct Isa {
+  char letter;
+  unsigned bits;
+  const char *feature; // target feature that enables it
+};
+
+constexpr Isa kIsas[] = {{'b', 128, "+sse2"}, {'d', 256, "+avx2"}, {'e', 512, "+avx512f"}};
+
+void *vectorMathLibrary() {
+  static void *lib = dlopen(kVectorMathLibrary, RTLD_LAZY | RTLD_LOCAL);
+  return lib;
+}
+
+bool hasFeature(const std::string &features, const char *feature) {
+  std::string f(feature);
+  size_t at = features.find(f);
+  while (at != std::string::npos) {
+    size_t end = at + f.size();
+    if (end == features.size() || features[end] == ',')
+      return true;
+    at = features.find(f, end);
+  }
+  return false;
+}
+
+// The descriptors for `features`, built once: TargetLibraryInfoImpl keeps StringRefs
+// into `names`, so the strings live as long as the process.
+const std::vector<llvm::VecDesc> &descriptorsFor(const std::string &features) {
+  static std::mutex mutex;
+  static std::deque<std::string> names;
+  static std::string builtFor;
+  static std::vector<llvm::VecDesc> descs;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (builtFor == features && !descs.empty())
+    return descs;
+  descs.clear();
+  builtFor = features;
+  void *lib = vectorMathLibrary();
+  if (!lib)
+    return descs;
+  auto keep = [](std::string s) -> llvm::StringRef { return names.emplace_back(std::move(s)); };
+  for (const Isa &isa : kIsas) {
+    if (!hasFeature(features, isa.feature))
+      continue;
+    for (const MathFunction &fn : kFunctions) {
+      for (bool single : {true, false}) {
+        unsigned lanes = isa.bits / (single ? 32 : 64);
+        std::string params(fn.arity, 'v');
+        std::string scalar = std::string(fn.name) + (single ? "f" : "");
+        std::string vector = std::string("_ZGV") + isa.letter + "N" + std::to_string(lanes) +
+                             params + "_" + scalar;
+        if (!dlsym(lib, vector.c_str()))
+          continue;
+        llvm::StringRef vectorName = keep(vector);
+        llvm::StringRef prefix = keep("_ZGV_LLVM_N" + std::to_string(lanes) + params);
+        llvm::ElementCount vf = llvm::ElementCount::getFixed(lanes);
+        descs.emplace_back(keep(scalar), vectorName, vf, false, prefix);
+        if (fn.intrinsic)
+          descs.emplace_back(keep(std::string("llvm.") + fn.name + (single ? ".f32" : ".f64")),
+                             vectorName, vf, false, prefix);
+      }
+    }
+  }
+  return descs;
+}
+
+} // namespace
+
+bool vectorMathAvailable() { return vectorMathLibrary() != nullptr; }
+
+void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm) {
+  tlii.addVectorizableFunctions(descriptorsFor(tm.getTargetFeatureString().str()));
+}
+
+} // namespace fibercl::compiler

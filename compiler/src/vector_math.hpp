@@ -1,0 +1,27 @@
+// Vector variants of the math functions, so that math does not stop the loop
+// vectoriser: SLEEF's implementations under the x86 vector function ABI names
+// (libsleefgnuabi: _ZGVdN8v_sinf = 8 floats in a ymm register, ...).
+#pragma once
+
+namespace llvm {
+class TargetLibraryInfoImpl;
+class TargetMachine;
+} // namespace llvm
+
+namespace fibercl::compiler {
+
+// The shared library that defines the vector variants (resolved by the JIT).
+inline constexpr const char *kVectorMathLibrary = "libsleefgnuabi.so.3";
+
+// True if kVectorMathLibrary can be loaded in this process; without it no vector
+// variant is declared and math calls stay scalar.
+bool vectorMathAvailable();
+
+// Declares, for each math function whose SLEEF variant meets the OpenCL C ULP bound
+// (all are the 1-ulp "u10" variants or exact), its vector variants for every width
+// the host's ISA (SSE, AVX2, AVX-512) has. Both the libm name (acoshf) and the LLVM
+// intrinsic (llvm.sin.f32) are mapped: the loop vectoriser widens scalar calls and
+// the code generator replaces explicit vector calls (sin(float8)).
+void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm);
+
+} // namespace fibercl::compiler
