@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -46,8 +47,13 @@ struct Isa {
 
 constexpr Isa kIsas[] = {{'b', 128, "+sse2"}, {'d', 256, "+avx2"}, {'e', 512, "+avx512f"}};
 
+// FIBERCL_VECTOR_MATH=0 turns the variants off (to compare, or to rule them out).
 void *vectorMathLibrary() {
-  static void *lib = dlopen(kVectorMathLibrary, RTLD_LAZY | RTLD_LOCAL);
+  static void *lib = [] {
+    const char *env = std::getenv("FIBERCL_VECTOR_MATH");
+    return env && std::string(env) == "0" ? nullptr
+                                          : dlopen(kVectorMathLibrary, RTLD_LAZY | RTLD_LOCAL);
+  }();
   return lib;
 }
 

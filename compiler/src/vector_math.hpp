@@ -13,8 +13,8 @@ namespace fibercl::compiler {
 // The shared library that defines the vector variants (resolved by the JIT).
 inline constexpr const char *kVectorMathLibrary = "libsleefgnuabi.so.3";
 
-// True if kVectorMathLibrary can be loaded in this process; without it no vector
-// variant is declared and math calls stay scalar.
+// True if kVectorMathLibrary can be loaded in this process and FIBERCL_VECTOR_MATH is
+// not 0; otherwise no vector variant is declared and math calls stay scalar.
 bool vectorMathAvailable();
 
 // Declares, for each math function whose SLEEF variant meets the OpenCL C ULP bound
