@@ -93,7 +93,8 @@ extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       return out.scalar<cl_uint>(Device::kMemBaseAddrAlignBits);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
       return out.scalar<cl_uint>(128);
-    case CL_DEVICE_SINGLE_FP_CONFIG:
+    case CL_DEVICE_SINGLE_FP_CONFIG: // float division and sqrt are x86's, correctly rounded
+      return out.scalar<cl_device_fp_config>(fp | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
     case CL_DEVICE_DOUBLE_FP_CONFIG:
       return out.scalar<cl_device_fp_config>(fp);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
