@@ -85,7 +85,7 @@ bool checkUndefined(const llvm::Module &m, std::string &log) {
       continue;
     llvm::StringRef name = f.getName();
     llvm::LibFunc libFunc;
-    if (name.starts_with("__fibercl_") || name == "printf" ||
+    if (name.starts_with("__fibercl_") || name == "printf" /* renamed later */ ||
         (!name.starts_with("_Z") &&
          (tlii.getLibFunc(name, libFunc) || isMathLibraryFunction(name))))
       continue;

@@ -15,7 +15,7 @@ std::map<std::string, void *> hostSymbols() {
       {FIBERCL_HOST_RUN_ITEMS, reinterpret_cast<void *>(&__fibercl_host_run_items)},
       {FIBERCL_HOST_BARRIER, reinterpret_cast<void *>(&__fibercl_host_barrier)},
       {FIBERCL_HOST_YIELD, reinterpret_cast<void *>(&__fibercl_host_yield)},
-      {"printf", reinterpret_cast<void *>(&__fibercl_printf)},
+      {FIBERCL_HOST_PRINTF, reinterpret_cast<void *>(&__fibercl_printf)},
   };
 }
 

@@ -56,6 +56,19 @@ TEST_F(Printf, IntegerConversions) {
             "[+7    ][7     ][0x000000ff][7]\n");
 }
 
+// Calls LLVM would rewrite as C library calls (puts, putchar) if it took printf for
+// the C library's; a string with an embedded NUL prints up to the NUL.
+TEST_F(Printf, CallsLibcWouldSimplify) {
+  std::string out = print(R"CLC(
+    printf("%s\n", "foo");
+    printf("plain line\n");
+    printf("x");
+    printf("%c", 'y');
+    printf("\n%s\n", "foo\0foo");
+  )CLC");
+  EXPECT_EQ(out, "foo\nplain line\nxy\nfoo\n");
+}
+
 TEST_F(Printf, ScalarLengthModifiers) {
   std::string out = print(R"CLC(
     char c = -5;

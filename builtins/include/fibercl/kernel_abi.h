@@ -66,8 +66,10 @@ typedef struct fcl_group_ctx {
  *   barriers. Used by the work-group function of kernels that contain barriers.
  * FIBERCL_HOST_BARRIER(ctx, site, flags): a work-group barrier reached by the current
  *   work-item; `site` identifies the barrier call site (divergence detection).
- * printf: OpenCL C printf, implemented by the runtime.
+ * FIBERCL_HOST_PRINTF(format, ...): OpenCL C printf (kernels' calls to printf are
+ *   renamed to it by the compiler).
  */
+#define FIBERCL_HOST_PRINTF "__fibercl_host_printf"
 #define FIBERCL_HOST_RUN_ITEMS "__fibercl_host_run_items"
 #define FIBERCL_HOST_BARRIER "__fibercl_host_barrier"
 /* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime

@@ -20,6 +20,11 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
       FIBERCL_HOST_BARRIER, llvm::FunctionType::get(llvm::Type::getVoidTy(c),
                                                     {ptr, i32, i32}, false));
 
+  // OpenCL C printf is the runtime's, not the C library's: renamed, so that LLVM does
+  // not rewrite it as the libc function it knows (printf("%s\n", s) -> puts(s)).
+  if (llvm::Function *printfFn = m.getFunction("printf"))
+    printfFn->setName(FIBERCL_HOST_PRINTF);
+
   for (llvm::Function &body : m) {
     if (!body.hasFnAttribute(kKernelAttr))
       continue;
@@ -56,7 +61,7 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
             b.CreateCall(hostBarrier, {ctx, llvm::ConstantInt::get(i32, sites->add(body, call, SiteInfo::Kind::Barrier)), flags});
         host->setDebugLoc(call->getDebugLoc());
         call->eraseFromParent();
-      } else if (name == "printf") {
+      } else if (name == FIBERCL_HOST_PRINTF) {
         printf = true;
       }
     }
