@@ -6,6 +6,8 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -20,8 +22,26 @@
 namespace fibercl::compiler {
 namespace {
 
-// Changes whenever FiberCL's compiler is rebuilt (this file is compiled with it).
-const char *const kBuildStamp = __DATE__ " " __TIME__;
+// Identifies the compiler that produced an entry: a hash of the shared object this
+// code is linked into (libfibercl.so, or the test executable), so that any rebuild
+// that changes the code invalidates the cache -- not only one that recompiles this
+// file. Falls back to this file's compile time if the object cannot be read.
+std::string compilerIdentity() {
+  static const std::string id = [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) && info.dli_fname) {
+      std::ifstream in(info.dli_fname, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (in.good() || in.eof())
+        if (!bytes.empty())
+          return std::to_string(llvm::xxh3_64bits(
+              llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
+                                      bytes.size())));
+    }
+    return std::string(__DATE__ " " __TIME__);
+  }();
+  return id;
+}
 
 std::string cacheDirectory() {
   const char *enabled = std::getenv("FIBERCL_CACHE");
@@ -57,7 +77,7 @@ std::string cacheKey(const std::string &source, const std::string &options) {
     sha.update(llvm::StringRef(reinterpret_cast<const char *>(&n), sizeof n));
     sha.update(s);
   };
-  add(kBuildStamp);
+  add(compilerIdentity());
   add(std::to_string(builtinsHash));
   add(hostTargetKey());
   add(options);

@@ -194,6 +194,9 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
       continue;
     f.addFnAttr("target-cpu", tm->getTargetCPU());
     f.addFnAttr("target-features", tm->getTargetFeatureString());
+    // No reciprocal (square root) estimates, even under -cl-fast-relaxed-math: x86's
+    // rcpps + one Newton step is 3 ulp, the relaxed bound for division is 2.5.
+    f.addFnAttr("reciprocal-estimates", "none");
   }
   runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, [](llvm::ModulePassManager &mpm) {
     mpm.addPass(llvm::AlwaysInlinerPass(true));

@@ -29,14 +29,17 @@ struct MathFunction {
 };
 
 constexpr MathFunction kFunctions[] = {
-    {"sin", true, 1},    {"cos", true, 1},    {"tan", true, 1},     {"asin", true, 1},
-    {"acos", true, 1},   {"atan", true, 1},   {"sinh", true, 1},    {"cosh", true, 1},
-    {"tanh", true, 1},   {"exp", true, 1},    {"exp2", true, 1},    {"log", true, 1},
-    {"log2", true, 1},   {"log10", true, 1},  {"pow", true, 2},     {"exp10", false, 1},
-    {"expm1", false, 1}, {"log1p", false, 1}, {"asinh", false, 1},  {"acosh", false, 1},
-    {"atanh", false, 1}, {"cbrt", false, 1},  {"erf", false, 1},    {"erfc", false, 1},
-    {"tgamma", false, 1}, {"atan2", false, 2}, {"hypot", false, 2}, {"fmod", false, 2},
+    {"sin", true, 1},   {"cos", true, 1},    {"tan", true, 1},    {"asin", true, 1},
+    {"acos", true, 1},  {"atan", true, 1},   {"tanh", true, 1},   {"exp", true, 1},
+    {"exp2", true, 1},  {"log", true, 1},    {"log2", true, 1},   {"log10", true, 1},
+    {"exp10", false, 1}, {"expm1", false, 1}, {"atanh", false, 1}, {"cbrt", false, 1},
+    {"erf", false, 1},  {"erfc", false, 1},  {"atan2", false, 2}, {"hypot", false, 2},
 };
+// Left out because SLEEF 3.5.1 misses the OpenCL bounds at the edges of their ranges
+// (found by the CTS's math_brute_force): sinh, cosh, pow (inf just below the
+// overflow threshold: cosh(-88.725f), pow(-DBL_MAX, 1)), acosh, asinh, log1p (inf for
+// huge arguments: acosh(0x1p121f)), fmod (NaN when the exponents are far apart),
+// tgamma (29 ulp on results near FLT_MIN).
 
 // One x86 vector ISA of the vector function ABI: its letter and register width.
 struct Isa {
