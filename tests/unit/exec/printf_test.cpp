@@ -103,10 +103,10 @@ TEST(Printf, InvalidFormats) {
 
 TEST(Printf, HostSymbolWritesToStdout) {
   auto syms = fibercl::exec::hostSymbols();
-  ASSERT_TRUE(syms.count("printf"));
+  ASSERT_TRUE(syms.count(FIBERCL_HOST_PRINTF));
   ASSERT_TRUE(syms.count(FIBERCL_HOST_RUN_ITEMS));
   ASSERT_TRUE(syms.count(FIBERCL_HOST_BARRIER));
-  auto *pf = reinterpret_cast<int (*)(const char *, ...)>(syms["printf"]);
+  auto *pf = reinterpret_cast<int (*)(const char *, ...)>(syms[FIBERCL_HOST_PRINTF]);
   testing::internal::CaptureStdout();
   int a = pf("item %d: %v2hlf\n", 3, float2{1.0f, 2.0f});
   int b = pf("%v7d\n", 1);
