@@ -55,7 +55,11 @@
                     ? __builtin_elementwise_copysign(inf ? (double##W)1.0 : (double##W)0.0, p) \
                     : p;                                                                   \
   double m = FCL_HMAX_##W(__builtin_elementwise_abs(d));                                   \
-  d = d * FCL_DSCALE(m);                                                                   \
+  /* large: scale the largest component to [2, 4) (2^-600 would flush components far    \
+     below it whose normalized value is still normal) */                                   \
+  double sc = m > 0x1p500 ? __builtin_astype((2047UL - (__builtin_astype(m, ulong) >> 52)) << 52, double) \
+                          : FCL_DSCALE(m);                                                 \
+  d = d * sc;                                                                              \
   double l2 = FCL_HSUM_##W(d * d);                                                         \
   return l2 == 0.0 ? p : d / __builtin_elementwise_sqrt(l2);
 

@@ -171,6 +171,8 @@ FCL_INLINE float fcl_lgammaf_r(float x, __private int *s) {
                                 FCL_CAT(double, W) * k) {                                  \
     typedef FCL_CAT(double, W) d_t;                                                        \
     d_t ax = __builtin_elementwise_abs(FCL_CVT(W, x, d_t));                                \
+    /* |x| >= 2^53 is an even integer (and ax * 2 may overflow): same as 0 */              \
+    ax = (ax >= 0x1p53) & (ax < INFINITY) ? (d_t)0.0 : ax;                                 \
     d_t n = __builtin_elementwise_rint(ax * 2.0);                                          \
     d_t f = ax - n * 0.5;                                                                  \
     *k = n - 4.0 * __builtin_elementwise_floor(n * 0.25);                                  \
@@ -238,9 +240,12 @@ FCL_INLINE float fcl_lgammaf_r(float x, __private int *s) {
     double##W r = __builtin_elementwise_pow(ax, 1.0 / nd);                                 \
     /* Newton: r -= r * (r^n / |x| - 1) / n. For subnormal |x|, r^n would be             \
      * subnormal too: compute it scaled by 2^(s*|n|), s = ceil(54/|n|), exactly. */       \
-    double##W s = ax < DBL_MIN & an <= 600.0 ? __builtin_elementwise_ceil(54.0 / an)        \
-                                             : (double##W)0.0;                             \
-    double##W rs = r * __builtin_elementwise_exp2(__builtin_elementwise_copysign(s, nd));  \
+    /* (also near DBL_MIN / DBL_MAX, where r^n may fall just outside the normal range) */ \
+    double##W s = an > 600.0     ? (double##W)0.0                                          \
+                  : ax < 0x1p-1000 ? __builtin_elementwise_ceil(54.0 / an)                 \
+                  : ax > 0x1p1000  ? -__builtin_elementwise_ceil(54.0 / an)                \
+                                   : (double##W)0.0;                                       \
+    double##W rs = r * __builtin_elementwise_exp2(nd < 0.0 ? -s : s);                      \
     double##W p = __builtin_elementwise_pow(rs, nd);                                       \
     double##W q = p / (ax * __builtin_elementwise_exp2(s * an));                           \
     double##W rn = r - r * (q - 1.0) / nd;                                                 \
@@ -259,6 +264,7 @@ FCL_INLINE float fcl_lgammaf_r(float x, __private int *s) {
     r = __builtin_elementwise_abs(x) == (S)INFINITY                                        \
             ? __builtin_elementwise_copysign((S##W)(S)0, x)                                \
             : r;                                                                           \
+    r = x == (S)0 ? x : r; /* fract(-0) = -0 (s7.5.1) */                                   \
     *ip = fl;                                                                              \
     return x != x ? x : r;                                                                 \
   }                                                                                        \
@@ -287,7 +293,12 @@ FCL_FLOAT_TYPES(FCL_ALLW, FCL_MATH_EW)
   FCL_SPLIT2_SCALAR(FCL_CONST, S, ldexp, S, int)                                           \
   FCL_OVL S frexp(S x, __private int *e) { return FCL_LIBM(frexp, S)(x, e); }              \
   FCL_SPLIT_OUT(FCL_OVL, S, frexp, S, int)                                                 \
-  FCL_OVL S lgamma_r(S x, __private int *sg) { return FCL_LGAMMA_R_##S(x, sg); }            \
+  FCL_OVL S lgamma_r(S x, __private int *sg) {                                             \
+    S r = FCL_LGAMMA_R_##S(x, sg);                                                         \
+    /* s7.5.1: 0 in *signp when x is zero or a negative integer */                         \
+    if (x == (S)0 || (x < (S)0 && __builtin_elementwise_floor(x) == x)) *sg = 0;            \
+    return r;                                                                              \
+  }                                                                                        \
   FCL_SPLIT_OUT(FCL_OVL, S, lgamma_r, S, int)                                              \
   FCL_OVL S remquo(S x, S y, __private int *q) {                                           \
     /* r = x - k*y with k nearest x/y; *q = the low 7 bits of |k|, sign of x/y. */        \
