@@ -3,6 +3,8 @@
 // what the installed library actually exports.
 #include "vector_math.hpp"
 
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -10,7 +12,6 @@
 
 #include <cstdlib>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -60,65 +61,49 @@ void *vectorMathLibrary() {
   return lib;
 }
 
-bool hasFeature(const std::string &features, const char *feature) {
-  std::string f(feature);
-  size_t at = features.find(f);
-  while (at != std::string::npos) {
-    size_t end = at + f.size();
-    if (end == features.size() || features[end] == ',')
-      return true;
-    at = features.find(f, end);
-  }
-  return false;
-}
+// The vector variants the library exports for the host ISA. Built once: every
+// TargetMachine here is the host's. TargetLibraryInfoImpl keeps StringRefs into
+// `names`, so both live as long as the process.
+struct VectorMathTable {
+  std::deque<std::string> names;
+  std::vector<llvm::VecDesc> descs;
 
-// The descriptors for `features`, built once: TargetLibraryInfoImpl keeps StringRefs
-// into `names`, so the strings live as long as the process.
-const std::vector<llvm::VecDesc> &descriptorsFor(const std::string &features) {
-  static std::mutex mutex;
-  static std::deque<std::string> names;
-  static std::string builtFor;
-  static std::vector<llvm::VecDesc> descs;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (builtFor == features && !descs.empty())
-    return descs;
-  descs.clear();
-  builtFor = features;
-  void *lib = vectorMathLibrary();
-  if (!lib)
-    return descs;
-  auto keep = [](std::string s) -> llvm::StringRef { return names.emplace_back(std::move(s)); };
-  for (const Isa &isa : kIsas) {
-    if (!hasFeature(features, isa.feature))
-      continue;
-    for (const MathFunction &fn : kFunctions) {
-      for (bool single : {true, false}) {
-        unsigned lanes = isa.bits / (single ? 32 : 64);
-        std::string params(fn.arity, 'v');
-        std::string scalar = std::string(fn.name) + (single ? "f" : "");
-        std::string vector = std::string("_ZGV") + isa.letter + "N" + std::to_string(lanes) +
-                             params + "_" + scalar;
-        if (!dlsym(lib, vector.c_str()))
-          continue;
-        llvm::StringRef vectorName = keep(vector);
-        llvm::StringRef prefix = keep("_ZGV_LLVM_N" + std::to_string(lanes) + params);
-        llvm::ElementCount vf = llvm::ElementCount::getFixed(lanes);
-        descs.emplace_back(keep(scalar), vectorName, vf, false, prefix);
-        if (fn.intrinsic)
-          descs.emplace_back(keep(std::string("llvm.") + fn.name + (single ? ".f32" : ".f64")),
-                             vectorName, vf, false, prefix);
-      }
+  explicit VectorMathTable(llvm::StringRef features) {
+    void *lib = vectorMathLibrary();
+    if (!lib)
+      return;
+    auto keep = [&](std::string s) -> llvm::StringRef { return names.emplace_back(std::move(s)); };
+    for (const Isa &isa : kIsas) {
+      if (!llvm::is_contained(llvm::split(features, ','), isa.feature))
+        continue;
+      for (const MathFunction &fn : kFunctions)
+        for (bool single : {true, false}) {
+          unsigned lanes = isa.bits / (single ? 32 : 64);
+          std::string params(fn.arity, 'v');
+          std::string scalar = std::string(fn.name) + (single ? "f" : "");
+          std::string vector = std::string("_ZGV") + isa.letter + "N" +
+                               std::to_string(lanes) + params + "_" + scalar;
+          if (!dlsym(lib, vector.c_str()))
+            continue;
+          llvm::StringRef vectorName = keep(vector);
+          llvm::StringRef prefix = keep("_ZGV_LLVM_N" + std::to_string(lanes) + params);
+          llvm::ElementCount vf = llvm::ElementCount::getFixed(lanes);
+          descs.emplace_back(keep(scalar), vectorName, vf, false, prefix);
+          if (fn.intrinsic)
+            descs.emplace_back(keep(std::string("llvm.") + fn.name + (single ? ".f32" : ".f64")),
+                               vectorName, vf, false, prefix);
+        }
     }
   }
-  return descs;
-}
+};
 
 } // namespace
 
 bool vectorMathAvailable() { return vectorMathLibrary() != nullptr; }
 
 void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm) {
-  tlii.addVectorizableFunctions(descriptorsFor(tm.getTargetFeatureString().str()));
+  static const VectorMathTable table(tm.getTargetFeatureString());
+  tlii.addVectorizableFunctions(table.descs);
 }
 
 } // namespace fibercl::compiler
