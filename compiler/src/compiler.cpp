@@ -16,6 +16,7 @@
 
 #include "binary_format.hpp"
 #include "build_options.hpp"
+#include "build_timer.hpp"
 #include "disk_cache.hpp"
 #include "frontend.hpp"
 #include "host_target.hpp"
@@ -48,8 +49,10 @@ Result executableFrom(llvm::Module &m, const BuildOptions &options, std::string 
   r.log = std::move(log);
   r.kernels = kernels;
   std::string bitcode = toBitcode(m); // before codegen, which may alter the IR
-  r.binary = encodeBinary(BinaryKind::Executable, kernels, bitcode, hostTargetKey(),
-                          emitHostObject(m));
+  buildPhaseDone("bitcode");
+  std::string object = emitHostObject(m);
+  buildPhaseDone("codegen");
+  r.binary = encodeBinary(BinaryKind::Executable, kernels, bitcode, hostTargetKey(), object);
   return r;
 }
 
@@ -155,6 +158,7 @@ Result build(const std::string &source, const std::string &options) {
   BuildOptions parsed = parseBuildOptions(options, OptionsFor::Build);
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
+  BuildTimer timer;
   std::string key = options + '\0' + source;
   Result cached;
   if (buildCache().find(key, cached))
@@ -169,15 +173,18 @@ Result build(const std::string &source, const std::string &options) {
     buildCache().store(key, r);
     return r;
   }
+  buildPhaseDone("cache-lookup");
   llvm::LLVMContext context;
   std::string log;
   auto m = compileSource(context, source, parsed, {}, log);
+  buildPhaseDone("frontend");
   if (!m)
     return failure(std::move(log));
   Result r = executableFrom(*m, parsed, std::move(log));
   if (r.success) {
     buildCache().store(key, r);
     cacheStore(diskKey, {r.binary.bytes, r.log});
+    buildPhaseDone("cache-store");
   }
   return r;
 }

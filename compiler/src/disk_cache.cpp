@@ -3,13 +3,17 @@
 #include "disk_cache.hpp"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sys/stat.h>
@@ -22,22 +26,64 @@
 namespace fibercl::compiler {
 namespace {
 
-// Identifies the compiler that produced an entry: a hash of the shared object this
-// code is linked into (libfibercl.so, or the test executable), so that any rebuild
-// that changes the code invalidates the cache -- not only one that recompiles this
-// file. Falls back to this file's compile time if the object cannot be read.
+// The GNU build ID of the loaded object that contains `address` (the linker's hash of
+// its contents), or "" if it has none.
+std::string buildIdOf(const void *address) {
+  struct Search {
+    uintptr_t address;
+    std::string id;
+  } search{reinterpret_cast<uintptr_t>(address), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        auto *s = static_cast<Search *>(data);
+        bool contains = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+          contains |= ph.p_type == PT_LOAD && s->address >= start &&
+                      s->address < start + ph.p_memsz;
+        }
+        if (!contains)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE)
+            continue;
+          auto *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+          const char *end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            auto *note = reinterpret_cast<const ElfW(Nhdr) *>(p);
+            const char *name = p + sizeof(ElfW(Nhdr));
+            const char *desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
+              s->id = llvm::toHex(llvm::StringRef(desc, note->n_descsz));
+              return 1;
+            }
+            p = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+// Identifies the compiler that produced an entry: the build ID of the shared object
+// this code is linked into (libfibercl.so, or a test executable), else a hash of its
+// file, so that any rebuild that changes the code invalidates the cache -- not only
+// one that recompiles this file. Falls back to this file's compile time.
 std::string compilerIdentity() {
   static const std::string id = [] {
+    std::string buildId = buildIdOf(reinterpret_cast<void *>(&compilerIdentity));
+    if (!buildId.empty())
+      return buildId;
     Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) && info.dli_fname) {
-      std::ifstream in(info.dli_fname, std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (in.good() || in.eof())
-        if (!bytes.empty())
-          return std::to_string(llvm::xxh3_64bits(
-              llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
-                                      bytes.size())));
-    }
+    if (dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) && info.dli_fname)
+      if (auto file = llvm::MemoryBuffer::getFile(info.dli_fname))
+        return std::to_string(llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+            reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+            (*file)->getBufferSize())));
     return std::string(__DATE__ " " __TIME__);
   }();
   return id;
@@ -70,7 +116,7 @@ bool makeDirectories(const std::string &path) {
 
 std::string cacheKey(const std::string &source, const std::string &options) {
   static const uint64_t builtinsHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      builtins::bitcode(), builtins::bitcodeSize()));
+      builtins::archive(), builtins::archiveSize()));
   llvm::SHA256 sha;
   auto add = [&](llvm::StringRef s) {
     uint64_t n = s.size();

@@ -23,13 +23,10 @@
 #include "pipeline.hpp"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
@@ -38,8 +35,9 @@
 
 #include <dlfcn.h>
 
+#include "build_timer.hpp"
+#include "builtins_linker.hpp"
 #include "debug.hpp"
-#include "fibercl/builtins.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_target.hpp"
 #include "kernel_metadata.hpp"
@@ -48,25 +46,6 @@
 
 namespace fibercl::compiler {
 namespace {
-
-bool linkBuiltins(llvm::Module &m, std::string &log) {
-  llvm::StringRef bytes(reinterpret_cast<const char *>(builtins::bitcode()),
-                        builtins::bitcodeSize());
-  auto lazy = llvm::getOwningLazyBitcodeModule(
-      llvm::MemoryBuffer::getMemBuffer(bytes, "fibercl-builtins", false), m.getContext());
-  if (!lazy) {
-    log += "internal error: cannot read the builtins library: " +
-           llvm::toString(lazy.takeError()) + "\n";
-    return false;
-  }
-  (*lazy)->setDataLayout(m.getDataLayout());
-  (*lazy)->setTargetTriple(m.getTargetTriple());
-  if (llvm::Linker::linkModules(m, std::move(*lazy), llvm::Linker::LinkOnlyNeeded)) {
-    log += "internal error: cannot link the builtins library\n";
-    return false;
-  }
-  return true;
-}
 
 // libm functions LLVM does not model (erfc, tgamma, lgamma_r, ...) that the builtins
 // library calls; the JIT resolves them from libm (jit.cpp).
@@ -156,12 +135,14 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     log += "internal error: this host CPU is not supported by LLVM\n";
     return false;
   }
+  buildPhaseDone("target");
   m.setDataLayout(tm->createDataLayout());
   m.setTargetTriple(tm->getTargetTriple().str());
 
   kernels = readKernelMetadata(m);                      // 1
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
     return false;
+  buildPhaseDone("builtins");
 
   SiteTable sites;
   runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
@@ -173,6 +154,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
   });
+  buildPhaseDone("fibercl-passes");
 
   for (KernelInfo &k : kernels) {
     llvm::Function *body = findBody(m, k.name);
@@ -205,6 +187,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }));
     mpm.addPass(llvm::GlobalDCEPass());
   });
+  buildPhaseDone("optimise");
 
   std::string verifyErrors;
   llvm::raw_string_ostream vs(verifyErrors);
