@@ -5,7 +5,9 @@
 //  2. The builtins library is linked (only what the program uses) before the FiberCL
 //     passes, because work-item functions and barrier() are implemented there in
 //     terms of the markers the passes replace.
-//  3. KernelBodyPass wraps each kernel in a body that takes the work-item coordinates;
+//  3. SafeIntegerDivisionPass keeps integer division by zero from trapping, before
+//     anything optimises (and could exploit the undefined behaviour). KernelBodyPass
+//     wraps each kernel in a body that takes the work-item coordinates;
 //     InlinePreparation + AlwaysInliner then make each body a single function, so
 //     every marker ends up in a body (where the coordinates are parameters) and
 //     kernels called by kernels are handled like any other callee.
@@ -146,7 +148,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
 
   SiteTable sites;
   runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
-    mpm.addPass(KernelBodyPass());                      // 3
+    mpm.addPass(SafeIntegerDivisionPass());             // 3
+    mpm.addPass(KernelBodyPass());
     mpm.addPass(InlinePreparationPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     mpm.addPass(WorkItemMarkersPass(sites));            // 4

@@ -60,6 +60,15 @@ struct SiteTable {
 // Returns the body of kernel `name`, or nullptr.
 llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
 
+// x86's div and idiv trap on a zero divisor and on MIN / -1, where OpenCL C only
+// leaves the result undefined (a GPU computes something and goes on). The divisor of
+// every integer division and remainder that may be one of those becomes 1 there:
+// x / 0 == x, x % 0 == 0, MIN / -1 == MIN, MIN % -1 == 0. Runs before any optimisation,
+// which could exploit the undefined behaviour first.
+struct SafeIntegerDivisionPass : llvm::PassInfoMixin<SafeIntegerDivisionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // Creates K.fibercl.body for every kernel K: a function taking K's parameters plus the
 // work-item coordinates, that calls K (inlined later).
 struct KernelBodyPass : llvm::PassInfoMixin<KernelBodyPass> {

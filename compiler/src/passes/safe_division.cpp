@@ -1,0 +1,67 @@
+// SafeIntegerDivisionPass (passes.hpp).
+#include "passes.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace fibercl::compiler {
+namespace {
+
+bool isDivision(unsigned opcode) {
+  return opcode == llvm::Instruction::UDiv || opcode == llvm::Instruction::SDiv ||
+         opcode == llvm::Instruction::URem || opcode == llvm::Instruction::SRem;
+}
+
+// True if no element of the constant divisor `c` is 0 (nor -1 when `isSigned`).
+bool isSafeConstantDivisor(llvm::Constant *c, bool isSigned) {
+  auto safe = [&](llvm::Constant *e) {
+    auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(e);
+    return ci && !ci->isZero() && !(isSigned && ci->isMinusOne());
+  };
+  if (auto *vectorType = llvm::dyn_cast<llvm::FixedVectorType>(c->getType())) {
+    for (unsigned i = 0; i < vectorType->getNumElements(); ++i)
+      if (!safe(c->getAggregateElement(i)))
+        return false;
+    return true;
+  }
+  return safe(c);
+}
+
+} // namespace
+
+llvm::PreservedAnalyses SafeIntegerDivisionPass::run(llvm::Module &m,
+                                                     llvm::ModuleAnalysisManager &) {
+  std::vector<llvm::BinaryOperator *> divisions;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&i))
+          if (isDivision(op->getOpcode()))
+            divisions.push_back(op);
+  bool changed = false;
+  for (llvm::BinaryOperator *op : divisions) {
+    bool isSigned = op->getOpcode() == llvm::Instruction::SDiv ||
+                    op->getOpcode() == llvm::Instruction::SRem;
+    llvm::Value *dividend = op->getOperand(0), *divisor = op->getOperand(1);
+    if (auto *c = llvm::dyn_cast<llvm::Constant>(divisor))
+      if (isSafeConstantDivisor(c, isSigned))
+        continue;
+    llvm::IRBuilder<> b(op);
+    llvm::Type *type = divisor->getType();
+    llvm::Value *bad = b.CreateICmpEQ(divisor, llvm::Constant::getNullValue(type));
+    if (isSigned) {
+      auto *min = llvm::ConstantInt::get(
+          type, llvm::APInt::getSignedMinValue(type->getScalarSizeInBits()));
+      llvm::Value *overflow = b.CreateAnd(b.CreateICmpEQ(dividend, min),
+                                          b.CreateICmpEQ(divisor, llvm::Constant::getAllOnesValue(type)));
+      bad = b.CreateOr(bad, overflow);
+    }
+    op->setOperand(1, b.CreateSelect(bad, llvm::ConstantInt::get(type, 1), divisor,
+                                     "fibercl.safe.divisor"));
+    changed = true;
+  }
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+} // namespace fibercl::compiler
