@@ -6,6 +6,7 @@
 #include "runtime/kernel.hpp"
 #include "runtime/program.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 using namespace fibercl;
@@ -81,9 +82,12 @@ uint64_t largestDivisorAtMost(uint64_t n, uint64_t limit) {
   return 1;
 }
 
-// The work-group size when the application gives none: groups that divide the
-// global size (no partial groups), as large as is useful in dimension 0 first —
-// long work-item loops vectorise — but leaving several groups per worker thread.
+// The work-group size when the application gives none: as large as is useful in
+// dimension 0 first -- long work-item loops vectorise -- but leaving several groups per
+// worker thread. Groups divide the global size where that costs little; where the best
+// divisor is much smaller (a prime global size would give 1-item groups) and the
+// program allows non-uniform work-groups (OpenCL C 2.0+ without
+// -cl-uniform-work-group-size), the last group is partial instead.
 void chooseLocalSize(const Kernel &k, cl_uint workDim, const uint64_t *global,
                      uint64_t *local) {
   uint64_t total = 1;
@@ -94,8 +98,12 @@ void chooseLocalSize(const Kernel &k, cl_uint workDim, const uint64_t *global,
   uint64_t perGroupForBalance = total / (4 * (workers ? workers : 1));
   if (perGroupForBalance < budget)
     budget = perGroupForBalance ? perGroupForBalance : 1;
+  bool partialAllowed = !k.program().uniformWorkGroups();
   for (cl_uint d = 0; d < workDim; ++d) {
     local[d] = largestDivisorAtMost(global[d], budget);
+    uint64_t wanted = std::min(global[d], budget);
+    if (partialAllowed && local[d] * 8 <= wanted)
+      local[d] = wanted;
     budget /= local[d];
     if (budget == 0)
       budget = 1;

@@ -66,6 +66,48 @@ TEST_F(NDRange, SaxpyOddSizeWithExplicitGroups) {
   EXPECT_EQ(bad, 0u);
 }
 
+// With no local size, a prime global size has no divisor but 1: 1-item groups would
+// keep the work-item loop from vectorising. Where non-uniform groups are allowed
+// (OpenCL C 2.0+), FiberCL picks a larger size and a partial last group; OpenCL C 1.2
+// requires uniform groups, so there the size still divides the global size.
+TEST_F(NDRange, NullLocalSizeWithPrimeGlobalSize) {
+  const size_t n = 100003;
+  const char* src = R"CLC(
+    #if __OPENCL_C_VERSION__ < 200
+    #define get_enqueued_local_size get_local_size
+    #endif
+    __kernel void sizes(__global uint* out) {
+      size_t i = get_global_id(0);
+      out[3 * i] = (uint)get_local_size(0);
+      out[3 * i + 1] = (uint)get_enqueued_local_size(0);
+      out[3 * i + 2] = (uint)(get_group_id(0) * get_enqueued_local_size(0) + get_local_id(0));
+    })CLC";
+  for (const char* std : {"-cl-std=CL3.0", "-cl-std=CL1.2"}) {
+    SCOPED_TRACE(std);
+    cl_kernel k = kernelFrom(src, "sizes", std);
+    cl_mem out = buffer(3 * n * sizeof(cl_uint));
+    setArgs(k, out);
+    run(k, {n});
+    std::vector<cl_uint> r = read<cl_uint>(out, 3 * n);
+    cl_uint enqueued = r[1];
+    if (std == std::string("-cl-std=CL1.2")) {
+      EXPECT_EQ(n % enqueued, 0u) << "uniform groups required";
+    } else {
+      EXPECT_GE(enqueued, 64u) << "a prime global size should not give tiny groups";
+      EXPECT_NE(n % enqueued, 0u);
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      size_t groupStart = i / enqueued * enqueued;
+      cl_uint wantLocal = cl_uint(std::min<size_t>(enqueued, n - groupStart));
+      if ((r[3 * i] != wantLocal || r[3 * i + 1] != enqueued || r[3 * i + 2] != i) && bad++ < 5)
+        ADD_FAILURE() << "item " << i << ": local " << r[3 * i] << " enqueued " << r[3 * i + 1]
+                      << " global " << r[3 * i + 2];
+    }
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
 // ---- work-item functions --------------------------------------------------------
 
 const char* kIdsSource = R"CLC(
