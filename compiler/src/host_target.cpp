@@ -66,7 +66,7 @@ std::string emitHostObject(llvm::Module &module) {
   llvm::legacy::PassManager pm; // codegen still runs on the legacy pass manager
   // Explicit vector math calls (sin(float8)) become the vector variants here.
   llvm::TargetLibraryInfoImpl tlii(tm->getTargetTriple());
-  addVectorMathFunctions(tlii, *tm);
+  addVectorMathFunctions(tlii, *tm, /*withGuarded=*/false);
   pm.add(new llvm::TargetLibraryInfoWrapperPass(tlii));
   if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
     return {};

@@ -112,7 +112,7 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   // Registered before the defaults so that the vectoriser sees the vector math variants.
   llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
   if (optimise)
-    addVectorMathFunctions(tlii, *tm);
+    addVectorMathFunctions(tlii, *tm, /*withGuarded=*/true);
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
@@ -190,6 +190,12 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }));
     mpm.addPass(llvm::GlobalDCEPass());
   });
+  defineGuardedMathFunctions(m);
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && !f.hasFnAttribute("target-cpu")) { // the guards
+      f.addFnAttr("target-cpu", tm->getTargetCPU());
+      f.addFnAttr("target-features", tm->getTargetFeatureString());
+    }
   buildPhaseDone("optimise");
 
   std::string verifyErrors;

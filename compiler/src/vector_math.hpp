@@ -4,6 +4,7 @@
 #pragma once
 
 namespace llvm {
+class Module;
 class TargetLibraryInfoImpl;
 class TargetMachine;
 } // namespace llvm
@@ -22,6 +23,14 @@ bool vectorMathAvailable();
 // the host's ISA (SSE, AVX2, AVX-512) has. Both the libm name (acoshf) and the LLVM
 // intrinsic (llvm.sin.f32) are mapped: the loop vectoriser widens scalar calls and
 // the code generator replaces explicit vector calls (sin(float8)).
-void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm);
+// `withGuarded` adds the functions whose variants need a guard (pow, cosh, ...): their
+// vector calls name __fibercl_guarded_<variant>, which defineGuardedMathFunctions must
+// then define -- so only the optimisation pipeline asks for them, not codegen.
+void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm,
+                            bool withGuarded);
+
+// Defines every __fibercl_guarded_<variant> the vectorisers called in `m`: SLEEF's
+// result, with the lanes that came out inf or NaN recomputed by the C library.
+void defineGuardedMathFunctions(llvm::Module &m);
 
 } // namespace fibercl::compiler

@@ -1,6 +1,8 @@
 // The compiler as an application sees it: FIBERCL_DEBUG=ir shows the final IR, and a
 // barrier-free kernel's work-item loop is vectorised (DESIGN.md: barrier-free kernels
 // pay nothing); the build cache returns the same program.
+#include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
@@ -63,6 +65,82 @@ TEST_F(Compiler, MathCallsInTheWorkItemLoopAreVectorised) {
   std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
   for (const char *f : {"v_expf(", "v_sinf(", "vv_atan2f(", "v_cbrtf("})
     EXPECT_NE(fn.find(f), std::string::npos) << "no vector variant " << f << " in\n" << fn;
+}
+
+// pow, cosh, acosh & co. are vectorised through a guard: SLEEF's variants return inf
+// for some finite results at the edges of the ranges, and the guard recomputes those
+// lanes with the C library. The edge cases below are the ones the CTS found.
+TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
+  const char* src = R"CLC(
+    __kernel void edges(__global const float* x, __global const float* y,
+                        __global float* p, __global float* c, __global float* a,
+                        __global const double* xd, __global const double* yd,
+                        __global double* pd) {
+      size_t i = get_global_id(0);
+      p[i] = pow(x[i], y[i]);
+      c[i] = cosh(x[i]);
+      a[i] = acosh(x[i]);
+      pd[i] = pow(xd[i], yd[i]);
+    })CLC";
+  setenv("FIBERCL_DEBUG", "ir", 1);
+  testing::internal::CaptureStderr();
+  cl_kernel k = nullptr;
+  try {
+    k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, "edges");
+  } catch (...) {
+    testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_DEBUG");
+    throw;
+  }
+  std::string ir = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_DEBUG");
+  size_t begin = ir.find("define void @__fibercl_wg_edges(");
+  ASSERT_NE(begin, std::string::npos) << ir;
+  std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
+  for (const char* f : {"vv_powf(", "v_coshf(", "v_acoshf(", "vv_pow("}) {
+    size_t at = fn.find(f);
+    ASSERT_NE(at, std::string::npos) << "no vector variant " << f << " in\n" << fn;
+    EXPECT_NE(fn.rfind("@__fibercl_guarded__ZGV", at), std::string::npos) << f << " unguarded";
+    EXPECT_LT(at - fn.rfind("@__fibercl_guarded__ZGV", at), 32u) << f << " unguarded";
+  }
+
+  const size_t n = 1024;
+  std::vector<float> x(n), y(n);
+  std::vector<double> xd(n), yd(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = float(int(i % 7) - 3) * 1.7f + 0.3f;
+    y[i] = float(i % 5) * 0.9f - 1.0f;
+    xd[i] = x[i];
+    yd[i] = y[i];
+  }
+  x[5] = -0x1.62e6p+6f;  // cosh: finite, just below the overflow threshold
+  x[9] = 0x1p121f;       // acosh: huge argument
+  xd[17] = -DBL_MAX;     // pow(-DBL_MAX, 1) == -DBL_MAX
+  yd[17] = 1;
+  cl_mem dx = bufferFrom(x), dy = bufferFrom(y), dxd = bufferFrom(xd), dyd = bufferFrom(yd);
+  cl_mem dp = buffer(n * 4), dc = buffer(n * 4), da = buffer(n * 4), dpd = buffer(n * 8);
+  setArgs(k, dx, dy, dp, dc, da, dxd, dyd, dpd);
+  run(k, {n}, {256});
+  std::vector<float> p = read<float>(dp, n), c = read<float>(dc, n), a = read<float>(da, n);
+  std::vector<double> pd = read<double>(dpd, n);
+  auto close = [](double got, double want, double tolerance) {
+    return (std::isnan(got) && std::isnan(want)) || got == want ||
+           std::fabs(got - want) <= tolerance * std::fabs(want);
+  };
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    // Well inside the bounds (pow 16 ulp, cosh 4, acosh 4): these compare the lanes.
+    if (!close(p[i], std::pow(x[i], y[i]), 1e-6) && bad++ < 5)
+      ADD_FAILURE() << "pow(" << x[i] << ", " << y[i] << ") = " << p[i];
+    if (!close(c[i], std::cosh(x[i]), 1e-6) && bad++ < 5)
+      ADD_FAILURE() << "cosh(" << x[i] << ") = " << c[i];
+    if (!close(a[i], std::acosh(x[i]), 1e-6) && bad++ < 5)
+      ADD_FAILURE() << "acosh(" << x[i] << ") = " << a[i];
+    if (!close(pd[i], std::pow(xd[i], yd[i]), 1e-14) && bad++ < 5)
+      ADD_FAILURE() << "pow(" << xd[i] << ", " << yd[i] << ") = " << pd[i];
+  }
+  EXPECT_EQ(bad, 0u);
 }
 
 TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
