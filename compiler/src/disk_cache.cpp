@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "binary_format.hpp"
+#include "disk_cache_trim.hpp"
 #include "fibercl/builtins.hpp"
 #include "host_target.hpp"
 
@@ -172,6 +173,7 @@ std::optional<CachedBuild> cacheLoad(const std::string &key) {
   if (!decodeBinary(entry.binary.data(), entry.binary.size(), decoded) ||
       decoded.kind != BinaryKind::Executable)
     return std::nullopt; // damaged entry: rebuild (and overwrite it)
+  touchCacheEntry(dir + "/" + key + ".bin");
   return entry;
 }
 
@@ -180,9 +182,10 @@ void cacheStore(const std::string &key, const CachedBuild &entry) {
   if (dir.empty() || !makeDirectories(dir))
     return;
   std::string base = dir + "/" + key;
-  if (writeFileAtomically(base + ".log", entry.log.data(), entry.log.size()))
-    writeFileAtomically(base + ".bin", reinterpret_cast<const char *>(entry.binary.data()),
-                        entry.binary.size());
+  if (writeFileAtomically(base + ".log", entry.log.data(), entry.log.size()) &&
+      writeFileAtomically(base + ".bin", reinterpret_cast<const char *>(entry.binary.data()),
+                          entry.binary.size()))
+    noteCacheStore(dir, entry.log.size() + entry.binary.size());
 }
 
 } // namespace fibercl::compiler

@@ -3,7 +3,8 @@
 // CPU, the options and the source.
 //
 // FIBERCL_CACHE_DIR picks the directory (default $XDG_CACHE_HOME/fibercl or
-// ~/.cache/fibercl); FIBERCL_CACHE=0 turns the cache off.
+// ~/.cache/fibercl); FIBERCL_CACHE=0 turns the cache off; FIBERCL_CACHE_MAX_MB bounds
+// its size (disk_cache_trim.hpp).
 #pragma once
 
 #include <optional>

@@ -1,9 +1,12 @@
 // The compiler as an application sees it: FIBERCL_DEBUG=ir shows the final IR, and a
 // barrier-free kernel's work-item loop is vectorised (DESIGN.md: barrier-free kernels
 // pay nothing); the build cache returns the same program.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <string>
 #include <unistd.h>
 
@@ -179,3 +182,52 @@ TEST_F(Compiler, RebuildOfTheSameSourceGivesAWorkingProgram) {
 }
 
 } // namespace
+
+namespace {
+
+uint64_t directoryBytes(const std::string& dir, size_t* files) {
+  uint64_t total = 0;
+  *files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    total += e.file_size();
+    ++*files;
+  }
+  return total;
+}
+
+// The on-disk cache is bounded (FIBERCL_CACHE_MAX_MB): building many programs evicts
+// the least recently used entries, and keeps the recent ones (a rebuild is a hit).
+TEST_F(Compiler, DiskCacheStaysUnderItsSizeLimit) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_CACHE_DIR and FIBERCL_CACHE_MAX_MB are FiberCL's");
+  char pattern[] = "/tmp/fibercl-cache-test-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
+  setenv("FIBERCL_CACHE_DIR", dir.c_str(), 1);
+  setenv("FIBERCL_CACHE_MAX_MB", "1", 1);
+  std::string last;
+  size_t files = 0;
+  uint64_t peak = 0;
+  for (int i = 0; i < 120; ++i) {  // ~11 KB each: 1.3 MB in all
+    last = uniqueVecadd() + "\n// padding " + std::string(4096, 'x') + "\n";
+    BuildResult r = tryBuild(last);
+    if (r.err != CL_SUCCESS) {
+      ADD_FAILURE() << r.log;
+      break;
+    }
+    peak = std::max(peak, directoryBytes(dir, &files));
+  }
+  uint64_t bytes = directoryBytes(dir, &files);
+  BuildResult again = tryBuild(last);  // must be a cache hit: recent entries stay
+  unsetenv("FIBERCL_CACHE_MAX_MB");
+  unsetenv("FIBERCL_CACHE_DIR");
+  std::filesystem::remove_all(dir);
+  EXPECT_CL(again.err);
+  // One check per limit/16 bytes stored: the directory may exceed the limit by that.
+  EXPECT_LE(peak, (1u << 20) + (1u << 20) / 16 + 64 * 1024) << "peak size";
+  EXPECT_GT(bytes, 0u);
+  EXPECT_GT(files, 0u);
+  std::cout << "[ INFO     ] cache after 120 builds: " << bytes << " bytes in " << files
+            << " files (peak " << peak << ")\n";
+}
+
+}  // namespace
