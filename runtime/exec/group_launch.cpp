@@ -117,6 +117,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
     }
   }
   r.group.ctx = nullptr;
+  trimIdleStacks(r.stacks);
   return 0;
 }
 

@@ -26,7 +26,13 @@ struct Stack {
 };
 
 // A pool of stacks owned by one runner thread (not thread-safe). Stacks are created
-// on demand and kept until the pool is destroyed.
+// on demand and kept for reuse until trimmed or the pool is destroyed.
+//
+// Every stack is two memory mappings (guard + stack), and the kernel limits a
+// process's mappings (vm.max_map_count, 65530 by default): once it is reached, every
+// mmap fails -- malloc's included. So the stacks of all pools together are capped at
+// processStackLimit(), below that, and the yielding scheduler bounds how many groups
+// of a large work-group size are resident at once (YieldShared's constructor).
 class StackPool {
 public:
   // `created` counts stacks ever mapped (shared by all pools of an executor).
@@ -35,9 +41,12 @@ public:
   StackPool(const StackPool &) = delete;
   StackPool &operator=(const StackPool &) = delete;
 
-  // Returns a stack, or nullptr if mmap failed.
+  // Returns a stack, or nullptr if mmap failed or the process limit is reached.
   Stack *take() noexcept;
   void give(Stack *s) noexcept { free_.push_back(s); }
+  // Unmaps free stacks until at most `keep` are left.
+  void trim(size_t keep) noexcept;
+  size_t freeCount() const { return free_.size(); }
   // True if `addr` lies in the guard page of any stack of this pool.
   bool inAnyGuard(const void *addr) const noexcept;
   size_t stackSize() const { return size_; }
@@ -52,5 +61,15 @@ private:
 
 // FIBERCL_STACK_SIZE (bytes, accepts K/M suffixes) or 256 KiB, rounded to pages.
 size_t defaultStackSize();
+
+// How many fiber stacks the process may map in all (from vm.max_map_count, leaving
+// room for everything else), and how many are mapped now.
+uint64_t processStackLimit() noexcept;
+uint64_t processStacksMapped() noexcept;
+
+// Called by a runner between work-groups and jobs: gives back all of its pool's free
+// stacks when more than half the limit is mapped, so that stacks idle in one
+// runner's pool do not keep another runner's work-group from starting.
+void trimIdleStacks(StackPool &pool) noexcept;
 
 } // namespace fibercl::exec

@@ -4,6 +4,7 @@
 #include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,16 @@ YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept;
 YieldShared::YieldShared(Job &j, uint64_t n)
     : job(j), S(j.range.scheduling), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
+  // Every resident group holds its fiber's stack and, with barriers, one per work-item
+  // but the first. Residency is bounded so that they fit in half the process's stack
+  // limit (stack_pool.hpp), the rest staying for other runners' pools.
+  const NDRange &R = j.range;
+  uint64_t perGroup = 1 + (R.usesBarriers ? R.localSize[0] * R.localSize[1] * R.localSize[2] - 1 : 0);
+  uint64_t fit = std::max<uint64_t>(1, processStackLimit() / 2 / perGroup);
+  if (fit < n && (S.occupancy == 0 || fit < S.occupancy)) {
+    S.occupancy = uint32_t(fit);
+    occupancyFromStacks = true;
+  }
   policy = makePolicy(S);
   if (S.admission == Scheduling::Admission::Random) {
     order.resize(n);
@@ -389,6 +400,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
         continue;
       }
       watchdog(sh);
+      trimIdleStacks(r.stacks);
       std::this_thread::sleep_for(std::chrono::microseconds(50));
       continue;
     }
@@ -405,6 +417,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
       // Round-robin continues after the finished one's predecessor.
       last = nullptr;
       release(r, L, next);
+      trimIdleStacks(r.stacks);
       if (sh.S.occupancy)
         sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
       sh.progressEvent(L.worker);
@@ -414,6 +427,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
   for (YieldGroup *y : L.spare)
     delete y;
   L.spare.clear();
+  trimIdleStacks(r.stacks);
   sh.yields.fetch_add(L.yields, std::memory_order_relaxed);
   sh.switches.fetch_add(L.switches, std::memory_order_relaxed);
   if (sh.yieldsOut)

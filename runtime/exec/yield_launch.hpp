@@ -88,7 +88,8 @@ struct TraceEvent {
 struct YieldShared {
   YieldShared(Job &job, uint64_t total);
   Job &job;
-  Scheduling S;
+  Scheduling S;                     // the launch's, occupancy possibly lowered:
+  bool occupancyFromStacks = false; // the bound comes from the fiber-stack limit
   std::unique_ptr<SchedulerPolicy> policy;
   uint64_t total;
   std::vector<uint64_t> order; // admission index -> group id (random admission)

@@ -63,6 +63,7 @@ void reportDeadlock(YieldShared &sh) noexcept {
     std::string out = "FiberCL: deadlock in kernel '" + sh.job.range.kernelName + "'\n";
     out += "  policy " + std::string(sh.policy->name()) + ", occupancy bound " +
            (S.occupancy ? std::to_string(S.occupancy) : std::string("unbounded")) +
+           (sh.occupancyFromStacks ? " (the fiber stacks that fit, vm.max_map_count)" : "") +
            ", " + (S.deterministic ? "seed " + std::to_string(S.seed) : "parallel (no seed)") +
            "\n";
     std::string json = "{\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) +

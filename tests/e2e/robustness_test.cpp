@@ -131,3 +131,37 @@ TEST_F(Robustness, StoreThroughNullPointer) {
 
 }  // namespace
 }  // namespace fcltest
+
+namespace fcltest {
+namespace {
+
+// Each work-item of a group with barriers runs on its own fiber stack, two memory
+// mappings each, and a process may have only vm.max_map_count (65530) mappings. A
+// kernel with atomics is scheduled by the yielding scheduler, which used to admit
+// group after group until the stacks ran out ("cannot allocate work-item stacks",
+// found by the CTS's non_uniform_work_group); residency is now bounded by the stacks
+// that fit, and every group completes.
+TEST_F(Robustness, ManyLargeGroupsWithBarriersAndAtomicsFitTheStackLimit) {
+  const size_t local = 4096, groups = 16;
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void count(__global uint* perGroup, __global uint* total) {
+      __local uint n;
+      if (get_local_id(0) == 0) n = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&n);
+      atomic_inc(total);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) perGroup[get_group_id(0)] = n;
+    })CLC",
+                           "count");
+  cl_mem perGroup = bufferFrom(std::vector<cl_uint>(groups, 0));
+  cl_mem total = bufferFrom(std::vector<cl_uint>(1, 0));
+  setArgs(k, perGroup, total);
+  run(k, {local * groups}, {local});
+  std::vector<cl_uint> n = read<cl_uint>(perGroup, groups);
+  for (size_t g = 0; g < groups; ++g) EXPECT_EQ(n[g], local) << "group " << g;
+  EXPECT_EQ(read<cl_uint>(total, 1)[0], local * groups);
+}
+
+}  // namespace
+}  // namespace fcltest
