@@ -7,6 +7,8 @@
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
@@ -20,6 +22,7 @@
 #include "disk_cache.hpp"
 #include "frontend.hpp"
 #include "host_target.hpp"
+#include "passes/passes.hpp"
 #include "pipeline.hpp"
 
 namespace fibercl::compiler {
@@ -207,6 +210,29 @@ Result buildFromBinary(const Binary &binary, const std::string &options) {
 BinaryKind inspect(const uint8_t *bytes, size_t size) {
   DecodedBinary decoded;
   return decodeBinary(bytes, size, decoded) ? decoded.kind : BinaryKind::None;
+}
+
+uint64_t globalVariableBytes(const Binary &executable) {
+  DecodedBinary decoded;
+  if (!decodeBinary(executable.bytes.data(), executable.bytes.size(), decoded) ||
+      decoded.kind != BinaryKind::Executable)
+    return 0;
+  llvm::LLVMContext context;
+  auto m = llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(decoded.bitcode, "executable"),
+                                      context);
+  if (!m) {
+    llvm::consumeError(m.takeError());
+    return 0;
+  }
+  if (llvm::Error err = (*m)->materializeMetadata()) {
+    llvm::consumeError(std::move(err));
+    return 0;
+  }
+  const llvm::NamedMDNode *md = (*m)->getNamedMetadata(kGlobalVariableBytesMetadata);
+  if (!md || md->getNumOperands() == 0 || md->getOperand(0)->getNumOperands() == 0)
+    return 0;
+  auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0)->getOperand(0));
+  return value ? value->getZExtValue() : 0;
 }
 
 std::vector<KernelInfo> kernelsOf(const Binary &executable) {

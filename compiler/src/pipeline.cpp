@@ -26,6 +26,8 @@
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -48,6 +50,20 @@
 
 namespace fibercl::compiler {
 namespace {
+
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program-scope and static variables
+// in the global address space, counted before optimisation can fold or drop them, and
+// kept in the executable's IR as named metadata (globalVariableBytes reads it back).
+void recordGlobalVariableBytes(llvm::Module &m) {
+  uint64_t bytes = 0;
+  for (const llvm::GlobalVariable &gv : m.globals())
+    if (!gv.isDeclaration() && gv.getAddressSpace() == kGlobalAddressSpace)
+      bytes += m.getDataLayout().getTypeAllocSize(gv.getValueType());
+  llvm::LLVMContext &c = m.getContext();
+  m.getOrInsertNamedMetadata(kGlobalVariableBytesMetadata)
+      ->addOperand(llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
+                                            llvm::ConstantInt::get(llvm::Type::getInt64Ty(c), bytes))));
+}
 
 // libm functions LLVM does not model (erfc, tgamma, lgamma_r, ...) that the builtins
 // library calls; the JIT resolves them from libm (jit.cpp).
@@ -142,6 +158,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   m.setTargetTriple(tm->getTargetTriple().str());
 
   kernels = readKernelMetadata(m);                      // 1
+  recordGlobalVariableBytes(m);
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
     return false;
   buildPhaseDone("builtins");

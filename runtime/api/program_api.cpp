@@ -349,7 +349,10 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     case CL_PROGRAM_BINARY_TYPE:
       return out.scalar<cl_program_binary_type>(binaryType(p.binaryKind()));
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-      return out.scalar<size_t>(0);
+      return out.scalar<size_t>(
+          p.binaryKind() == compiler::BinaryKind::Executable
+              ? size_t(compiler::globalVariableBytes(p.binary()))
+              : 0);
     default:
       badParam();
     }

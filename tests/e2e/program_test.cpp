@@ -225,6 +225,27 @@ TEST_F(Build, BinaryRoundTrip) {
   for (int i = 0; i < 50; ++i) ASSERT_EQ(want[i], i * i - 5);
 }
 
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts program-scope and function-scope
+// static variables in the global address space (OpenCL C 2.0+), also when the
+// optimiser keeps them in registers.
+TEST_F(Build, GlobalVariableTotalSize) {
+  BuildResult r = tryBuild(R"CLC(
+    global int table[100];
+    global float4 scale = (float4)(1, 2, 3, 4);
+    constant int notCounted[64] = {1};
+    __kernel void k(__global int* out) {
+      static global long calls;
+      table[get_global_id(0)] = (int)scale.y + notCounted[0];
+      out[0] = table[0] + (int)calls++;
+    })CLC",
+                           "-cl-std=CL2.0");
+  ASSERT_CL(r.err) << r.log;
+  size_t bytes = 0;
+  ASSERT_CL(clGetProgramBuildInfo(r.program, device_, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                  sizeof bytes, &bytes, nullptr));
+  EXPECT_EQ(bytes, 100 * sizeof(cl_int) + sizeof(cl_float4) + sizeof(cl_long));
+}
+
 TEST_F(Build, GarbageBinaryIsRejected) {
   std::vector<unsigned char> junk(256);
   for (size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<unsigned char>(i * 37 + 11);

@@ -28,8 +28,12 @@ std::string bodyName(llvm::StringRef kernel);
 std::string itemName(llvm::StringRef kernel);
 std::string workGroupName(llvm::StringRef kernel);
 
-// Clang's SPIR-like address space of __local (-ffake-address-space-map).
+// Clang's SPIR-like address spaces (-ffake-address-space-map).
+inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kLocalAddressSpace = 3;
+
+// Named metadata of an executable's IR: bytes of its global-address-space variables.
+inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_variable_bytes";
 
 // The builtins library's marker for the work-group collectives' scratch (LocalMemoryPass).
 inline constexpr const char *kScratchMarker = "__fibercl_collective_scratch";

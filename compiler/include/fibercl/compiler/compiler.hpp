@@ -107,6 +107,10 @@ BinaryKind inspect(const uint8_t *bytes, size_t size);
 // Kernel table of an executable binary, without compiling it.
 std::vector<KernelInfo> kernelsOf(const Binary &executable);
 
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE of an executable: bytes of its
+// program-scope (and function-scope static) variables in the global address space.
+uint64_t globalVariableBytes(const Binary &executable);
+
 // Host functions the JIT-compiled code calls, by symbol name (FIBERCL_HOST_*, printf).
 using HostSymbols = std::map<std::string, void *>;
 
