@@ -73,11 +73,18 @@ StackPool::~StackPool() {
 void StackPool::trim(size_t keep) noexcept {
   if (free_.size() <= keep)
     return;
-  std::vector<Stack *> drop(free_.begin() + keep, free_.end());
+  std::vector<Stack *> drop;
+  try {
+    drop.assign(free_.begin() + keep, free_.end());
+  } catch (...) {
+    return; // keeping the stacks is always safe
+  }
   free_.resize(keep);
   std::sort(drop.begin(), drop.end());
   all_.erase(std::remove_if(all_.begin(), all_.end(),
-                            [&](Stack *s) { return std::binary_search(drop.begin(), drop.end(), s); }),
+                            [&](Stack *s) {
+                              return std::binary_search(drop.begin(), drop.end(), s);
+                            }),
              all_.end());
   for (Stack *s : drop) {
     munmap(s->base, s->guard + s->size);
