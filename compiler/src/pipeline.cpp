@@ -207,7 +207,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }));
     mpm.addPass(llvm::GlobalDCEPass());
   });
-  defineGuardedMathFunctions(m);
+  defineGuardedMathFunctions(m, *tm);
   for (llvm::Function &f : m)
     if (!f.isDeclaration() && !f.hasFnAttribute("target-cpu")) { // the guards
       f.addFnAttr("target-cpu", tm->getTargetCPU());

@@ -158,6 +158,30 @@ void defineGuard(llvm::Function &guard, llvm::StringRef variant, llvm::StringRef
   b.CreateRet(r);
 }
 
+// Explicit vector calls of the guarded functions (pow(float8) in the source is a call
+// of llvm.pow.v8f32) become calls of their guard where one has that width; the code
+// generator would otherwise split them into scalar calls.
+void callGuardsForVectorIntrinsics(llvm::Module &m, const VectorMathTable &table) {
+  for (llvm::Function &f : m) {
+    auto *type = llvm::dyn_cast<llvm::FixedVectorType>(f.getReturnType());
+    if (!f.isIntrinsic() || !type || !type->getElementType()->isFloatingPointTy())
+      continue;
+    std::string scalar = llvm::Intrinsic::getBaseName(f.getIntrinsicID()).str() +
+                         (type->getElementType()->isFloatTy() ? ".f32" : ".f64");
+    for (const llvm::VecDesc &desc : table.guarded) {
+      if (desc.getScalarFnName() != scalar ||
+          desc.getVectorizationFactor() != llvm::ElementCount::getFixed(type->getNumElements()))
+        continue;
+      llvm::FunctionCallee guard = m.getOrInsertFunction(desc.getVectorFnName(), f.getFunctionType());
+      for (llvm::User *user : llvm::make_early_inc_range(f.users()))
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+          if (call->getCalledFunction() == &f)
+            call->setCalledFunction(guard);
+      break;
+    }
+  }
+}
+
 } // namespace
 
 bool vectorMathAvailable() { return vectorMathLibrary() != nullptr; }
@@ -170,7 +194,8 @@ void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::Targe
     tlii.addVectorizableFunctions(table.guarded);
 }
 
-void defineGuardedMathFunctions(llvm::Module &m) {
+void defineGuardedMathFunctions(llvm::Module &m, const llvm::TargetMachine &tm) {
+  callGuardsForVectorIntrinsics(m, tableFor(tm));
   // The vectoriser lists every variant it might call in llvm.compiler.used; only the
   // guards it did call are defined, the others go.
   auto isGuard = [](const llvm::Value *v) {

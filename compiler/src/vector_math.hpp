@@ -25,12 +25,14 @@ bool vectorMathAvailable();
 // the code generator replaces explicit vector calls (sin(float8)).
 // `withGuarded` adds the functions whose variants need a guard (pow, cosh, ...): their
 // vector calls name __fibercl_guarded_<variant>, which defineGuardedMathFunctions must
-// then define -- so only the optimisation pipeline asks for them, not codegen.
+// then define -- so only the optimisation pipeline asks for them, not codegen (which
+// gets the explicit vector calls from defineGuardedMathFunctions instead).
 void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &tlii, const llvm::TargetMachine &tm,
                             bool withGuarded);
 
-// Defines every __fibercl_guarded_<variant> the vectorisers called in `m`: SLEEF's
+// Defines every __fibercl_guarded_<variant> the vectorisers called in `m` (and calls
+// the guards for explicit vector calls of the same functions, llvm.pow.v8f32): SLEEF's
 // result, with the lanes that came out inf or NaN recomputed by the C library.
-void defineGuardedMathFunctions(llvm::Module &m);
+void defineGuardedMathFunctions(llvm::Module &m, const llvm::TargetMachine &tm);
 
 } // namespace fibercl::compiler

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -144,6 +145,61 @@ TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
       ADD_FAILURE() << "pow(" << xd[i] << ", " << yd[i] << ") = " << pd[i];
   }
   EXPECT_EQ(bad, 0u);
+}
+
+// Explicit vector calls (pow(float8) in the source) go through the same guards.
+TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
+  const char* src = R"CLC(
+    __kernel void edges8(__global const float8* x, __global float8* p, __global float8* c,
+                         float one) {
+      size_t i = get_global_id(0);
+      p[i] = pow(x[i], (float8)one);
+      c[i] = cosh(x[i]);
+    })CLC";
+  setenv("FIBERCL_DEBUG", "ir", 1);
+  testing::internal::CaptureStderr();
+  cl_kernel k = nullptr;
+  try {
+    k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, "edges8");
+  } catch (...) {
+    testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_DEBUG");
+    throw;
+  }
+  std::string ir = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_DEBUG");
+  // A call of a guard for each: "call <8 x float> @__fibercl_guarded__ZGVdN8vv_powf(" with
+  // AVX2; the width and ISA letter depend on the host.
+  auto callsGuard = [&](const std::string& variant) {
+    std::istringstream lines(ir);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find(" call ") != std::string::npos &&
+          line.find("@__fibercl_guarded__ZGV") != std::string::npos &&
+          line.find(variant) != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(callsGuard("vv_powf(")) << ir;
+  EXPECT_TRUE(callsGuard("v_coshf("));
+
+  const size_t n = 64;  // float8s
+  std::vector<float> x(8 * n);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 13) - 6) * 1.3f;
+  x[21] = -0x1.62e6p+6f;  // cosh: finite, just below the overflow threshold
+  x[30] = -FLT_MAX;       // pow(-FLT_MAX, 1) == -FLT_MAX
+  cl_mem dx = bufferFrom(x), dp = buffer(x.size() * 4), dc = buffer(x.size() * 4);
+  setArgs(k, dx, dp, dc, 1.0f);
+  run(k, {n});
+  std::vector<float> p = read<float>(dp, x.size()), c = read<float>(dc, x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(p[i], x[i]) << "pow(" << x[i] << ", 1)";
+    float want = std::cosh(x[i]);
+    if (std::isinf(want))
+      EXPECT_EQ(c[i], want) << "cosh(" << x[i] << ")";
+    else
+      EXPECT_LE(std::fabs(c[i] - want), 1e-6f * want) << "cosh(" << x[i] << ")";
+  }
 }
 
 TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
