@@ -208,11 +208,6 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(llvm::GlobalDCEPass());
   });
   defineGuardedMathFunctions(m, *tm);
-  for (llvm::Function &f : m)
-    if (!f.isDeclaration() && !f.hasFnAttribute("target-cpu")) { // the guards
-      f.addFnAttr("target-cpu", tm->getTargetCPU());
-      f.addFnAttr("target-features", tm->getTargetFeatureString());
-    }
   buildPhaseDone("optimise");
 
   std::string verifyErrors;

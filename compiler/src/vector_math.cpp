@@ -219,6 +219,8 @@ void defineGuardedMathFunctions(llvm::Module &m, const llvm::TargetMachine &tm) 
     // (-cl-finite-math-only): SLEEF's inf comes from finite arguments and results.
     for (const char *attr : {"no-infs-fp-math", "no-nans-fp-math", "unsafe-fp-math"})
       f.removeFnAttr(attr);
+    f.addFnAttr("target-cpu", tm.getTargetCPU()); // as every function of the program
+    f.addFnAttr("target-features", tm.getTargetFeatureString());
     defineGuard(f, variant, scalarName);
   }
 }

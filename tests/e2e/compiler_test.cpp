@@ -17,7 +17,26 @@ namespace {
 
 using namespace fcltest;
 
-class Compiler : public CLTest {};
+class Compiler : public CLTest {
+ protected:
+  // Builds `src` (made unique, so that no cache hides the build) with FIBERCL_DEBUG=ir
+  // and returns kernel `name`; `ir` receives the final IR the build printed.
+  cl_kernel kernelWithIr(const std::string& src, const char* name, std::string& ir) {
+    setenv("FIBERCL_DEBUG", "ir", 1);
+    testing::internal::CaptureStderr();
+    cl_kernel k = nullptr;
+    try {
+      k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, name);
+    } catch (...) {
+      testing::internal::GetCapturedStderr();
+      unsetenv("FIBERCL_DEBUG");
+      throw;
+    }
+    ir = testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_DEBUG");
+    return k;
+  }
+};
 
 // A source no earlier run has cached: the IR is only dumped when it is built.
 std::string uniqueVecadd() {
@@ -87,18 +106,8 @@ TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
       a[i] = acosh(x[i]);
       pd[i] = pow(xd[i], yd[i]);
     })CLC";
-  setenv("FIBERCL_DEBUG", "ir", 1);
-  testing::internal::CaptureStderr();
-  cl_kernel k = nullptr;
-  try {
-    k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, "edges");
-  } catch (...) {
-    testing::internal::GetCapturedStderr();
-    unsetenv("FIBERCL_DEBUG");
-    throw;
-  }
-  std::string ir = testing::internal::GetCapturedStderr();
-  unsetenv("FIBERCL_DEBUG");
+  std::string ir;
+  cl_kernel k = kernelWithIr(src, "edges", ir);
   size_t begin = ir.find("define void @__fibercl_wg_edges(");
   ASSERT_NE(begin, std::string::npos) << ir;
   std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
@@ -157,18 +166,8 @@ TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
       p[i] = pow(x[i], (float8)one);
       c[i] = cosh(x[i]);
     })CLC";
-  setenv("FIBERCL_DEBUG", "ir", 1);
-  testing::internal::CaptureStderr();
-  cl_kernel k = nullptr;
-  try {
-    k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, "edges8");
-  } catch (...) {
-    testing::internal::GetCapturedStderr();
-    unsetenv("FIBERCL_DEBUG");
-    throw;
-  }
-  std::string ir = testing::internal::GetCapturedStderr();
-  unsetenv("FIBERCL_DEBUG");
+  std::string ir;
+  cl_kernel k = kernelWithIr(src, "edges8", ir);
   // A call of a guard for each: "call <8 x float> @__fibercl_guarded__ZGVdN8vv_powf(" with
   // AVX2; the width and ISA letter depend on the host.
   auto callsGuard = [&](const std::string& variant) {
