@@ -28,8 +28,11 @@ __kernel void barrier_all(__global atomic_int *arrived, __global int *out) {
                                               memory_scope_device);
 }
 __kernel void race(__global atomic_int *cell, __global int *out) {
-  int seen = atomic_load_explicit(cell, memory_order_relaxed, memory_scope_device);
-  atomic_store_explicit(cell, seen + 1, memory_order_relaxed, memory_scope_device);
+  int seen = 0;
+  for (int i = 0; i < 24; ++i) { // lost updates: an increment made of a load and a store
+    seen = atomic_load_explicit(cell, memory_order_relaxed, memory_scope_device);
+    atomic_store_explicit(cell, seen + 1, memory_order_relaxed, memory_scope_device);
+  }
   out[get_group_id(0)] = seen;
 }
 )CLC";

@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 4; // 4: yields/mayBlock flags, waiting sites
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -71,11 +71,11 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u64(k.privateMemSize);
   w.u32(k.usesBarriers);
   w.u32(k.usesPrintf);
-  w.u32(k.mayYield);
+  w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1);
   w.u32(uint32_t(k.sites.size()));
   for (const auto &site : k.sites) {
     w.u32(site.id);
-    w.u32(uint32_t(site.kind));
+    w.u32(uint32_t(site.kind) | uint32_t(site.waiting) << 8);
     w.u32(site.line);
     w.str(site.file);
   }
@@ -101,15 +101,18 @@ KernelInfo readKernel(Reader &r) {
   k.privateMemSize = r.u64();
   k.usesBarriers = r.u32() != 0;
   k.usesPrintf = r.u32() != 0;
-  k.mayYield = r.u32() != 0;
+  uint32_t scheduling = r.u32();
+  k.yields = scheduling & 1;
+  k.mayBlock = scheduling & 2;
   uint32_t sites = r.u32();
   for (uint32_t i = 0; i < sites && r.ok; ++i) {
     SiteInfo site;
     site.id = r.u32();
     uint32_t kind = r.u32();
-    if (kind > uint32_t(SiteInfo::Kind::Fence))
+    if ((kind & 0xff) > uint32_t(SiteInfo::kLastKind) || kind >> 9)
       r.ok = false;
-    site.kind = SiteInfo::Kind(kind);
+    site.kind = SiteInfo::Kind(kind & 0xff);
+    site.waiting = kind >> 8;
     site.line = r.u32();
     site.file = r.str();
     k.sites.push_back(std::move(site));

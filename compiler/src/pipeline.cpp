@@ -11,9 +11,11 @@
 //     InlinePreparation + AlwaysInliner then make each body a single function, so
 //     every marker ends up in a body (where the coordinates are parameters) and
 //     kernels called by kernels are handled like any other callee.
-//  4. WorkItemMarkersPass replaces the markers; YieldPointsPass then sees every
-//     atomic, fence, barrier and spinning loop of a body in one function (and the
-//     barrier calls the markers became); LocalMemoryPass replaces __local variables
+//  4. WorkItemMarkersPass replaces the markers; SROA makes private variables SSA
+//     values and LoopSimplify gives loops preheaders, so that YieldPointsPass can
+//     follow exit conditions and ScalarEvolution can bound trip counts; it then sees
+//     every atomic, fence, barrier and loop of a body in one function (and the
+//     barrier calls the markers became). LocalMemoryPass replaces __local variables
 //     by offsets (after inlining, their uses are all in bodies).
 //  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
 //     the bodies into them, which is what exposes the work-item loop to the
@@ -36,6 +38,10 @@
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include <dlfcn.h>
 
@@ -112,6 +118,16 @@ void dropConvergence(llvm::Module &m) {
   }
 }
 
+// What YieldPointsPass's analysis needs of the unoptimised bodies (pipeline step 4).
+llvm::FunctionPassManager cleanupForAnalysis() {
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  fpm.addPass(llvm::EarlyCSEPass());
+  fpm.addPass(llvm::SimplifyCFGPass());
+  fpm.addPass(llvm::LoopSimplifyPass());
+  return fpm;
+}
+
 enum class Then { Nothing, O0, O3 };
 
 void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
@@ -170,6 +186,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(InlinePreparationPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     mpm.addPass(WorkItemMarkersPass(sites));            // 4
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
     mpm.addPass(YieldPointsPass(sites));
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
@@ -184,7 +201,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }
     k.usesBarriers = body->hasFnAttribute(kBarriersAttr);
     k.usesPrintf = body->hasFnAttribute(kPrintfAttr);
-    k.mayYield = body->hasFnAttribute(kMayYieldAttr);
+    k.yields = body->hasFnAttribute(kYieldsAttr);
+    k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10,
                                                                          k.staticLocalSize);

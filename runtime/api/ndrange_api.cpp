@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 using namespace fibercl;
 using namespace fibercl::runtime;
@@ -40,8 +41,11 @@ exec::Scheduling schedulingFor(const Kernel &k) {
 
 // "<source>:12 (atomic read)" for reports.
 std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
-  static const char *const kinds[] = {"barrier", "loop poll", "atomic read", "atomic write",
-                                      "fence"};
+  static const char *const kinds[] = {"barrier", "loop poll",     "atomic read",
+                                      "atomic write", "fence", "volatile read",
+                                      "volatile write"};
+  static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
+  id &= ~FIBERCL_SITE_WAITING;
   for (const compiler::SiteInfo &site : sites)
     if (site.id == id)
       return (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
@@ -193,9 +197,15 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     range.entry = k.entry();
     range.kernelName = k.name();
     range.usesBarriers = info.usesBarriers;
-    range.mayYield = info.mayYield;
-    if (info.mayYield)
+    // Only a kernel that may wait for another group needs the scheduler. One whose
+    // yield points are mere atomics is scheduled too when the user asked for a seed
+    // (to explore interleavings) or an occupancy bound; else its groups run to
+    // completion at full speed.
+    if (info.yields) {
       range.scheduling = schedulingFor(k);
+      range.mayYield = info.mayBlock || range.scheduling.deterministic ||
+                       range.scheduling.occupancy != 0;
+    }
     range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };
     auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));
     // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds

@@ -260,7 +260,7 @@ void Executor::runNDRange(NDRange range, Done done) {
   if (job->range.mayYield) {
     // Every group on its own fiber under job->range.scheduling (yield_launch.cpp).
     job->chunk = job->total;
-    job->yield = std::make_shared<YieldShared>(*job, job->total);
+    job->yield = std::make_shared<YieldShared>(*job, job->total, impl_->threads);
     job->yield->yieldsOut = &impl_->yieldsTaken;
     job->yield->switchesOut = &impl_->groupSwitches;
     if (!job->range.scheduling.tracePath.empty()) {

@@ -49,8 +49,9 @@ struct NDRange {
   void **args = nullptr;
   uint64_t localMemSize = 0;     // bytes of __local per group (static + arguments)
   bool usesBarriers = false;     // informational; the entry handles barriers itself
-  // The kernel has yield points (kernel_abi.h): its groups run on their own fibers
-  // under `scheduling`; otherwise each group runs to completion on one worker.
+  // The groups run on their own fibers under `scheduling` (the kernel may wait for
+  // another group, or the user asked for a seed or a bound); otherwise each group runs
+  // to completion on one worker (yield points, if any, never expire).
   bool mayYield = false;
   Scheduling scheduling;
   // "file:line (kind)" of a barrier or yield site id, for reports; may be empty.

@@ -1,5 +1,6 @@
 // The three scheduling policies: fair (round-robin per worker), unfair (a yielding
-// group keeps its worker), deterministic (PCT-style random priorities from a seed).
+// group keeps its worker), deterministic (CHESS-fair, PCT-style random priorities
+// from a seed).
 #include "runtime/exec/sched_policy.hpp"
 
 #include "runtime/exec/yield_launch.hpp"
@@ -28,13 +29,12 @@ public:
   uint64_t countdown(bool spinning) noexcept override {
     return spinning ? kSpinCountdown : kProgressCountdown;
   }
-  bool switchAtYield(YieldGroup &, bool canAdmit, size_t local) noexcept override {
+  bool switchAtYield(YieldGroup &, bool, bool canAdmit, size_t local) noexcept override {
     return canAdmit || local > 1;
   }
   YieldGroup *pick(const std::vector<YieldGroup *> &local,
                    YieldGroup *last) noexcept override {
-    // Round-robin: the occupant after `last` (pick is called after `last` was
-    // removed if it finished, so the index stays meaningful for the unfinished case).
+    // Round-robin: the occupant after `last`.
     size_t i = indexOf(local, last);
     if (i == local.size())
       return local.front();
@@ -49,8 +49,9 @@ public:
   uint64_t countdown(bool spinning) noexcept override {
     return spinning ? kSpinCountdown : kProgressCountdown;
   }
+  bool gpuLikeStart() const noexcept override { return false; }
   bool admitsInPlace() const noexcept override { return true; }
-  bool switchAtYield(YieldGroup &, bool, size_t) noexcept override { return false; }
+  bool switchAtYield(YieldGroup &, bool, bool, size_t) noexcept override { return false; }
   YieldGroup *pick(const std::vector<YieldGroup *> &local,
                    YieldGroup *last) noexcept override {
     size_t i = indexOf(local, last);
@@ -58,11 +59,15 @@ public:
   }
 };
 
-// PCT-style: every occupant gets a random priority at admission; the highest runs.
-// At a decision point the running group may be demoted below every other (a
-// priority-change point), with a few forced change points drawn up front so that
-// rare interleavings (a preemption exactly at yield k) are reachable. Countdowns are
-// random and short, so preemption points land anywhere.
+// Fair and deterministic: CHESS's fair scheduler (Musuvathi & Qadeer, PLDI 2008) with
+// PCT-style random priorities on top. The highest-priority runnable occupant runs. A
+// group that reaches a decision without progress since its previous one (it waits)
+// drops below every other group, so every group that can run is resumed before it
+// runs again; a group that progresses is also demoted at random decisions (1 in 4),
+// at three change points drawn up front, and after kMaxRun decisions in a row, so
+// no group keeps the worker for long and co-resident groups interleave at their
+// atomics. Countdowns are random and short. Unfair + deterministic: the group that
+// holds the worker keeps it (admission in place), as in parallel mode.
 class DeterministicPolicy final : public SchedulerPolicy {
 public:
   DeterministicPolicy(uint64_t seed, bool fair) : rng_(seed), fair_(fair) {
@@ -72,34 +77,51 @@ public:
   const char *name() const noexcept override { return fair_ ? "fair" : "unfair"; }
   uint64_t initialCountdown() noexcept override { return 1 + rng_.below(8); }
   uint64_t countdown(bool) noexcept override { return 1 + rng_.below(8); }
+  bool gpuLikeStart() const noexcept override { return fair_; }
   bool admitsInPlace() const noexcept override { return !fair_; }
-  bool switchAtYield(YieldGroup &y, bool canAdmit, size_t local) noexcept override {
+  bool switchAtYield(YieldGroup &y, bool progressed, bool canAdmit,
+                     size_t local) noexcept override {
     ++decisions_;
     if (!fair_)
       return false; // admission happens in place
-    if (canAdmit && rng_.below(2) == 0)
-      return true;
-    if (local <= 1)
+    if (canAdmit)
+      return true; // the utilisation rule: admit at this yield point
+    if (local <= 1) {
+      y.runLength = 0;
       return false;
-    bool change = false;
+    }
+    bool change = !progressed || ++y.runLength >= kMaxRun || rng_.below(4) == 0;
     for (uint64_t c : changeAt_)
       change |= c == decisions_;
-    if (change || rng_.below(4) == 0) {
-      y.priority = --lowest_;
-      return true;
-    }
-    return false;
+    if (!change)
+      return false;
+    y.priority = --lowest_;
+    y.runLength = 0;
+    return true;
   }
-  void admitted(YieldGroup &y) noexcept override { y.priority = rng_.next() >> 1; }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *) noexcept override {
+  void admitted(YieldGroup &y) noexcept override {
+    y.priority = int64_t(rng_.next() >> 2);
+    y.runLength = 0;
+  }
+  YieldGroup *pick(const std::vector<YieldGroup *> &local,
+                   YieldGroup *last) noexcept override {
     YieldGroup *best = local.front();
     for (YieldGroup *g : local)
       if (g->priority > best->priority)
         best = g;
-    return best;
+    if (!last || last->start == StartPhase::Free)
+      return best;
+    // Lockstep: the next group in descending priority after `last`, cyclically (a
+    // ring in a seeded order).
+    YieldGroup *next = nullptr;
+    for (YieldGroup *g : local)
+      if (g->priority < last->priority && (!next || g->priority > next->priority))
+        next = g;
+    return next ? next : best;
   }
 
 private:
+  static constexpr uint32_t kMaxRun = 64;
   SplitMix rng_;
   bool fair_;
   uint64_t decisions_ = 0;

@@ -42,18 +42,24 @@ public:
   // Yield points before the next decision. `spinning`: the group made no progress
   // (no changing atomic write) since its previous decision.
   virtual uint64_t countdown(bool spinning) noexcept = 0;
-  // At a yield point of `y`: true to suspend it and return to the worker's loop.
+  // At a yield point of `y` (past the GPU-like start): true to suspend it and return
+  // to the worker's loop. `progressed`: it made progress since its previous decision;
   // `canAdmit`: a waiting group could be admitted now; `local`: occupants on this
   // worker (including y).
-  virtual bool switchAtYield(YieldGroup &y, bool canAdmit, size_t local) noexcept = 0;
+  virtual bool switchAtYield(YieldGroup &y, bool progressed, bool canAdmit,
+                             size_t local) noexcept = 0;
+  // Does a launch begin with the GPU-like start (yield_launch.hpp)? The fair policies
+  // do; the unfair one runs the group that holds a worker on.
+  virtual bool gpuLikeStart() const noexcept { return true; }
   // Unfair: at a yield point where a waiting group could be admitted, admit it on
   // this worker without giving the worker away (it becomes occupant, but does not
   // run while the yielding group holds the worker).
   virtual bool admitsInPlace() const noexcept { return false; }
   // Called when `y` becomes occupant.
   virtual void admitted(YieldGroup &) noexcept {}
-  // The worker's loop: which local occupant runs next (`last` ran last; may be
-  // finished and already removed). `local` is not empty.
+  // The worker's loop: which of the runnable local occupants runs next (`last` ran
+  // last, or null if it finished). `local` is not empty. A group in lockstep is
+  // followed by the next one in the policy's order.
   virtual YieldGroup *pick(const std::vector<YieldGroup *> &local,
                            YieldGroup *last) noexcept = 0;
 };

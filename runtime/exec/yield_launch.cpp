@@ -1,6 +1,7 @@
-// Yielding launches: group fibers, admission under the occupancy bound, the worker's
-// scheduling loop, __fibercl_host_yield and deadlock detection. Code that runs on a
-// group fiber (or across a switch) is noexcept: nothing unwinds across fibers.
+// Yielding launches: group fibers, admission under the occupancy bound (with the
+// GPU-like start's wave and gate), and the worker's scheduling loop. The yield point
+// itself is in yield_point.cpp, deadlock detection in yield_deadlock.cpp. Code that
+// runs on a group fiber (or across a switch) is noexcept: nothing unwinds across fibers.
 #include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
@@ -19,6 +20,10 @@ namespace {
 
 using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
 const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
+
+// How long a worker that has started its share of the wave waits for the other
+// workers to take theirs before it admits the rest itself.
+constexpr int64_t kWaveGraceNs = 200'000;
 
 
 [[gnu::noinline]] bool guardedEntry(YieldGroup &y) noexcept {
@@ -45,12 +50,9 @@ void groupMain(bctx::transfer_t t) noexcept {
   __builtin_trap(); // a finished group is never resumed
 }
 
-
-YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept;
-
 } // namespace
 
-YieldShared::YieldShared(Job &j, uint64_t n)
+YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
     : job(j), S(j.range.scheduling), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
   // Every resident group holds its fiber's stack and, with barriers, one per work-item
@@ -64,6 +66,12 @@ YieldShared::YieldShared(Job &j, uint64_t n)
     occupancyFromStacks = true;
   }
   policy = makePolicy(S);
+  if (policy->gpuLikeStart()) {
+    waveSize = std::min<uint64_t>(n, S.occupancy ? S.occupancy : kUnboundedWave);
+    unsigned w = S.deterministic ? 1 : std::max(1u, workers);
+    waveShare = (waveSize + w - 1) / w;
+    gateOpen.store(waveSize == 0, std::memory_order_relaxed);
+  }
   if (S.admission == Scheduling::Admission::Random) {
     order.resize(n);
     for (uint64_t i = 0; i < n; ++i)
@@ -72,6 +80,14 @@ YieldShared::YieldShared(Job &j, uint64_t n)
     for (uint64_t i = n; i > 1; --i)
       std::swap(order[i - 1], order[rng.below(i)]);
   }
+}
+
+void YieldShared::arrive(YieldGroup &y) noexcept {
+  if (!y.inWave || y.arrived)
+    return;
+  y.arrived = true;
+  if (waveArrived.fetch_add(1, std::memory_order_acq_rel) + 1 == waveSize)
+    gateOpen.store(true, std::memory_order_release);
 }
 
 uint64_t YieldShared::groupAt(uint64_t k) const noexcept {
@@ -120,79 +136,9 @@ void YieldShared::traceEvent(const char *name, char ph, unsigned tid,
 
 } // namespace fibercl::exec
 
-using namespace fibercl::exec;
-
-extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept {
-  auto *ys = reinterpret_cast<fcl_yield_state *>(ctx->yield_state);
-  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
-  YieldGroup *y = g.yieldGroup;
-  if (!y) {
-    if (ys)
-      ys->countdown = uint64_t(1) << 40;
-    return;
-  }
-  YieldShared &sh = *y->sh;
-  ++y->local->yields;
-  GroupInfo &info = sh.info[y->gid];
-  // Progress: an atomic write that changed memory (strong), or a completed barrier
-  // round (weak: a group spinning with a barrier inside its loop completes rounds
-  // forever, so rounds alone count only for a limited number of decisions).
-  const bool strong = y->ys.progress != y->lastProgress;
-  bool weak = false;
-  if (strong) {
-    y->lastProgress = y->ys.progress;
-    y->lastRounds = y->ys.rounds;
-    y->roundsOnlyYields = 0;
-  } else if (y->ys.rounds != y->lastRounds) {
-    y->lastRounds = y->ys.rounds;
-    weak = ++y->roundsOnlyYields < kRoundsOnlyDecisions;
-  }
-  const bool madeProgress = strong || weak;
-  if (madeProgress)
-    sh.progressEvent(y->local->worker);
-  uint64_t ep = sh.epoch();
-  if (info.epochSeen.load(std::memory_order_relaxed) != ep) {
-    info.epochSeen.store(ep, std::memory_order_relaxed);
-    info.yieldsSince.store(1, std::memory_order_release);
-  } else {
-    info.yieldsSince.fetch_add(1, std::memory_order_acq_rel);
-  }
-  info.site.store(site, std::memory_order_relaxed);
-  info.atBarrier.store(g.fiberMode ? 1 : 0, std::memory_order_relaxed);
-  // Work-items on fibers: a barrier round takes every work-item through its yield
-  // points (a few each: the barrier's fences, its own atomics).
-  info.decisionsPerRound.store(g.fiberMode ? 4 * g.n : 1, std::memory_order_relaxed);
-  info.phase.store(uint8_t(madeProgress ? GroupPhase::Running : GroupPhase::Spinning),
-                   std::memory_order_release);
-
-  bool canAdmit = sh.canAdmit();
-  if (canAdmit && sh.policy->admitsInPlace()) {
-    admit(*g.runner, sh, *y->local); // occupant now, but this group keeps the worker
-    canAdmit = sh.canAdmit();
-  }
-  if (sh.S.deterministic) {
-    if (!canAdmit &&
-        info.yieldsSince.load(std::memory_order_relaxed) >=
-            kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
-        allOccupantsStuck(sh, kDeterministicRounds))
-      declareDeadlock(sh);
-  } else if ((y->local->yields & 15) == 0) {
-    watchdog(sh); // reads the clock: not at every decision
-  }
-  bool go = sh.abandon.load(std::memory_order_relaxed) ||
-            sh.policy->switchAtYield(*y, canAdmit, y->local->groups.size());
-  y->ys.countdown = sh.policy->countdown(!madeProgress);
-  if (!go)
-    return;
-  ++y->local->switches;
-  bctx::transfer_t t = jumpTo(y->back, y);
-  y->back = t.fctx;
-}
-
 namespace fibercl::exec {
-namespace {
 
-YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
+YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   const bool bounded = sh.S.occupancy != 0;
   if (bounded) {
     uint32_t occ = sh.occupant.load(std::memory_order_relaxed);
@@ -255,6 +201,10 @@ YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->lastRounds = 0;
   y->roundsOnlyYields = 0;
   y->priority = 0;
+  y->inWave = k < sh.waveSize;
+  y->arrived = false;
+  y->start = y->inWave ? StartPhase::Gated : StartPhase::Free;
+  y->lockstepSteps = y->lockstepYields = 0;
   y->started = y->finished = y->aborted = false;
   y->sh = &sh;
   y->local = &L;
@@ -282,7 +232,13 @@ YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   c.yield_state = reinterpret_cast<uintptr_t>(&y->ys);
   y->gs.ctx = &c;
   sh.policy->admitted(*y);
-  y->ys.countdown = sh.policy->initialCountdown();
+  // A wave group stops at its first yield point (the gate).
+  y->ys.countdown = y->inWave ? 1 : sh.policy->initialCountdown();
+  if (y->inWave) {
+    ++L.waveAdmitted;
+    if (L.firstAdmitNs < 0)
+      L.firstAdmitNs = sh.nowNs();
+  }
   char *top = stack->top();
   y->fctx = bctx::make_fcontext(top, size_t(top - stack->limit()), &groupMain);
   sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
@@ -296,6 +252,8 @@ YieldGroup *admit(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
     sh.traceEvent("admit", 'i', L.worker, "\"group\":" + std::to_string(y->gid));
   return y;
 }
+
+namespace {
 
 void release(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
   resetGroup(y->gs);
@@ -317,7 +275,30 @@ void removeLocal(LocalSched &L, YieldGroup *y) noexcept {
     }
 }
 
+// The start token (parallel mode): groups in the GPU-like start run one step at a
+// time across all workers, in ticket order, so the wave interleaves at its atomics as
+// one ring (as deterministic mode's single worker does), not as one ring per worker
+// racing the others. False if the launch was abandoned while waiting.
+bool takeStartToken(YieldShared &sh) noexcept {
+  uint64_t ticket = sh.tokenNext.fetch_add(1, std::memory_order_acq_rel);
+  for (unsigned spins = 0;
+       sh.tokenServing.load(std::memory_order_acquire) != ticket; ++spins) {
+    if (sh.abandon.load(std::memory_order_relaxed))
+      return false; // nobody needs the token any more
+    if (spins >= 64)
+      std::this_thread::yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+      __builtin_ia32_pause();
+#endif
+  }
+  return true;
+}
+
 void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
+  const bool token = y.start != StartPhase::Free && !sh.S.deterministic;
+  if (token && !takeStartToken(sh))
+    return;
   const bool tracing = !sh.S.tracePath.empty();
   std::string name;
   if (tracing) {
@@ -341,6 +322,8 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   info.onWorker.store(0, std::memory_order_release);
   r.inKernel = 0;
   r.group.ctx = nullptr;
+  if (token)
+    sh.tokenServing.fetch_add(1, std::memory_order_acq_rel);
   if (tracing)
     sh.traceEvent(name.c_str(), 'E', L.worker,
                 y.finished ? std::string() : "\"yield_site\":" +
@@ -387,27 +370,49 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
       done += n;
       break;
     }
+    const bool gate = !sh.gateOpen.load(std::memory_order_acquire);
     YieldGroup *next = nullptr;
-    if (admitFirst || L.groups.empty())
-      next = admit(r, sh, L);
-    if (!next && !L.groups.empty())
-      next = sh.policy->pick(L.groups, last);
+    if (gate) {
+      // The GPU-like start: this worker's share of the wave first; more of it only
+      // once the other workers have had time to take theirs.
+      if (sh.admitNext.load(std::memory_order_relaxed) < sh.waveSize &&
+          (L.waveAdmitted < sh.waveShare || sh.nowNs() - L.firstAdmitNs > kWaveGraceNs))
+        next = admitGroup(r, sh, L);
+    } else if (admitFirst || L.groups.empty()) {
+      next = admitGroup(r, sh, L);
+    }
+    if (!next && !L.groups.empty()) {
+      const std::vector<YieldGroup *> *candidates = &L.groups;
+      if (gate) { // groups that arrived at the gate are held there
+        L.runnable.clear();
+        for (YieldGroup *g : L.groups)
+          if (!g->arrived)
+            L.runnable.push_back(g);
+        candidates = &L.runnable;
+      }
+      if (!candidates->empty())
+        next = sh.policy->pick(*candidates, last);
+    }
     if (!next) {
-      if (sh.admitNext.load(std::memory_order_acquire) >= sh.total)
+      if (L.groups.empty() && sh.admitNext.load(std::memory_order_acquire) >= sh.total)
         break; // everything admitted; our groups are done
       if (sh.S.deterministic && !sh.abandon.load()) {
-        declareDeadlock(sh); // cannot happen: nothing occupant means room to admit
+        if (gate)
+          sh.gateOpen.store(true); // the wave cannot grow (a group could not be created)
+        else
+          declareDeadlock(sh); // cannot happen: nothing occupant means room to admit
         continue;
       }
       watchdog(sh);
       trimIdleStacks(r.stacks);
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      std::this_thread::sleep_for(std::chrono::microseconds(gate ? 5 : 50));
       continue;
     }
     resume(r, sh, L, *next);
     last = next;
     admitFirst = true;
     if (next->finished) {
+      sh.arrive(*next); // a wave group that finished before any yield point
       sh.info[next->gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);
       if (next->aborted && !sh.abandon.exchange(true)) {
         int32_t expected = kComplete;

@@ -2,6 +2,14 @@
 // its own fcl_group_ctx and fcl_yield_state, so __fibercl_host_yield can suspend it
 // and the worker can run another occupant. Groups stay on the worker that admitted
 // them. Occupancy bound, admission order, policy, deadlock detection, trace.
+//
+// GPU-like start (fair policy): the first wave of groups -- as many as the bound, or
+// kUnboundedWave when unbounded -- is admitted at once, each group runs to its first
+// yield point and is held there until every group of the wave has got that far (the
+// gate), and then each runs in lockstep (switching at every yield point) for its first
+// kLockstepSteps steps of progress. So protocols that count who is present (the
+// occupancy discovery protocol) see every occupant group, as on a GPU where occupant
+// groups start together.
 #pragma once
 
 #include <atomic>
@@ -43,6 +51,16 @@ struct GroupInfo {
   std::atomic<uint32_t> decisionsPerRound{1};
 };
 
+// Where a group is in the GPU-like start: held at its first yield point until the
+// wave has arrived, then in lockstep, then scheduled by the policy alone.
+enum class StartPhase : uint8_t { Gated, Lockstep, Free };
+
+// Groups admitted together when unbounded; steps of progress a group makes in
+// lockstep; yield points after which lockstep ends even without them.
+constexpr uint64_t kUnboundedWave = 1024;
+constexpr uint32_t kLockstepSteps = 16;
+constexpr uint32_t kLockstepYields = 1024;
+
 // One occupant work-group: its fiber, context and state (kept while suspended).
 struct YieldGroup {
   YieldShared *sh = nullptr;
@@ -60,6 +78,11 @@ struct YieldGroup {
   uint64_t lastRounds = 0;        // ys.rounds at the last decision
   uint32_t roundsOnlyYields = 0;  // decisions since the last atomic write, with rounds
   int64_t priority = 0;
+  uint32_t runLength = 0;  // decisions since it last gave its worker away
+  StartPhase start = StartPhase::Free;
+  bool inWave = false;     // admitted in the first wave (held at the gate)
+  bool arrived = false;    // reached its first yield point (or finished)
+  uint32_t lockstepSteps = 0, lockstepYields = 0;
   bool started = false;
   bool finished = false;
   bool aborted = false;
@@ -71,6 +94,9 @@ struct LocalSched {
   unsigned worker = 0;
   std::vector<YieldGroup *> groups;
   std::vector<YieldGroup *> spare; // finished groups' objects, reused
+  std::vector<YieldGroup *> runnable; // scratch: groups not held at the gate
+  uint64_t waveAdmitted = 0;          // wave groups this worker admitted
+  int64_t firstAdmitNs = -1;          // when it admitted its first wave group
   uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
   uint64_t yields = 0;   // decisions taken at yield points (countdown ran out)
   uint64_t switches = 0; // of which suspended the group
@@ -86,7 +112,7 @@ struct TraceEvent {
 
 // Shared state of one yielding launch.
 struct YieldShared {
-  YieldShared(Job &job, uint64_t total);
+  YieldShared(Job &job, uint64_t total, unsigned workers);
   Job &job;
   Scheduling S;                     // the launch's, occupancy possibly lowered:
   bool occupancyFromStacks = false; // the bound comes from the fiber-stack limit
@@ -94,6 +120,15 @@ struct YieldShared {
   uint64_t total;
   std::vector<uint64_t> order; // admission index -> group id (random admission)
   std::atomic<uint64_t> admitNext{0};
+  // The GPU-like start (fair policy; 0 = none): wave groups are admission indices
+  // below waveSize; the gate opens when all have arrived.
+  uint64_t waveSize = 0;
+  uint64_t waveShare = 0; // wave groups a worker admits before waiting for others
+  std::atomic<uint64_t> waveArrived{0};
+  std::atomic<bool> gateOpen{true};
+  // The start token (parallel mode, yield_launch.cpp): a ticket lock.
+  alignas(64) std::atomic<uint64_t> tokenNext{0};
+  alignas(64) std::atomic<uint64_t> tokenServing{0};
   std::atomic<uint32_t> occupant{0};
   std::atomic<uint64_t> remaining;
   std::atomic<bool> abandon{false};
@@ -124,6 +159,8 @@ struct YieldShared {
 
   uint64_t groupAt(uint64_t admissionIndex) const noexcept;
   bool canAdmit() const noexcept;
+  // A wave group reached its first yield point or finished: counts it at the gate.
+  void arrive(YieldGroup &y) noexcept;
   void progressEvent(unsigned worker) noexcept;
   uint64_t epoch() const noexcept;
   int64_t nowNs() const noexcept;
@@ -132,7 +169,11 @@ struct YieldShared {
 
 // Runs (a share of) a yielding launch on the calling thread's runner until this
 // thread has nothing left to do for it. `complete(units)` completes job units.
+// `workers`: threads that may take part (the wave is shared among them).
 void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &complete) noexcept;
+
+// Admits the next waiting group on this worker if the bound allows (null if not).
+YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept;
 
 // Deadlock detection (yield_deadlock.cpp).
 constexpr uint32_t kDeterministicRounds = 3; // yields per occupant without progress

@@ -63,9 +63,14 @@ const char *kGlobalBarrierSource = R"CLC(
 
 // A racy read-modify-write: the outcome depends on the interleaving.
 const char *kRacySource = R"CLC(
+  // Lost updates: increments made of a load and a store. Groups start together (every
+  // group's first load sees 0 in every schedule); after the start, schedules differ.
   __kernel void racy(__global atomic_int *cell, __global int *out) {
-    int seen = atomic_load_explicit(cell, memory_order_relaxed, memory_scope_device);
-    atomic_store_explicit(cell, seen + 1, memory_order_relaxed, memory_scope_device);
+    int seen = 0;
+    for (int i = 0; i < 24; ++i) {
+      seen = atomic_load_explicit(cell, memory_order_relaxed, memory_scope_device);
+      atomic_store_explicit(cell, seen + 1, memory_order_relaxed, memory_scope_device);
+    }
     out[get_group_id(0)] = seen;
   })CLC";
 

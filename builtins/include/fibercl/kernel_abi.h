@@ -27,12 +27,13 @@ typedef uint64_t fcl_u64;
 typedef uint32_t fcl_u32;
 #endif
 
-/* Per work-group scheduling state of a kernel that may yield (kernel metadata
- * `mayYield`). Yield points -- after atomic operations and fences, at barriers, and on
- * the back-edges of loops that may spin -- run inline:
+/* Per work-group scheduling state of a kernel with yield points (kernel metadata
+ * `yields`). Yield points -- after atomic and volatile accesses to global memory,
+ * after fences and barriers, and on the back-edges of loops that may spin -- run
+ * inline:
  *     if (--countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
- * and an atomic write that changed memory also does `progress += 1` (the deadlock
- * detector's evidence that some work-group is not just spinning). */
+ * and a write that changed global memory also does `progress += 1` (the deadlock
+ * detector's evidence that a work-group is not just waiting). */
 typedef struct fcl_yield_state {
   fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
   fcl_u64 progress;
@@ -50,7 +51,8 @@ typedef struct fcl_group_ctx {
   fcl_u32 reserved;
   fcl_u64 local_mem; /* address of this group's __local block, 0 if none */
   fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
-  fcl_u64 yield_state; /* address of this group's fcl_yield_state; 0 if it never yields */
+  fcl_u64 yield_state; /* address of this group's fcl_yield_state (a never-expiring one
+                          when the launch does not schedule groups) */
 } fcl_group_ctx;
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE), and the bytes a kernel that
@@ -75,6 +77,11 @@ typedef struct fcl_group_ctx {
 /* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime
  * may suspend the work-group here and run another (site: see KernelInfo::sites). */
 #define FIBERCL_HOST_YIELD "__fibercl_host_yield"
+/* Bit of FIBERCL_HOST_YIELD's `site`: the yield point is inside a loop that may spin
+ * (one whose exit depends on memory another group can write). A group that reaches
+ * such a point again without having changed shared memory is waiting; at any other
+ * yield point it is making progress. */
+#define FIBERCL_SITE_WAITING 0x80000000u
 
 #ifndef __OPENCL_C_VERSION__
 #ifdef __cplusplus

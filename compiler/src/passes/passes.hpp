@@ -44,7 +44,8 @@ inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kern
 inline constexpr const char *kBarriersAttr = "fibercl-barriers";         // has barriers
 inline constexpr const char *kPrintfAttr = "fibercl-printf";             // calls printf
 inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // bytes
-inline constexpr const char *kMayYieldAttr = "fibercl-may-yield";     // has yield points
+inline constexpr const char *kYieldsAttr = "fibercl-yields";       // has yield points
+inline constexpr const char *kMayBlockAttr = "fibercl-may-block";  // has a loop that may spin
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`
@@ -58,7 +59,8 @@ struct SiteTable {
   std::map<std::string, std::vector<SiteInfo>> byKernel;
   uint32_t nextId = 1;
   // Records a site at `at`'s source location in `body` and returns its id.
-  uint32_t add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind);
+  uint32_t add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
+               bool waiting = false);
 };
 
 // Returns the body of kernel `name`, or nullptr.
@@ -95,10 +97,13 @@ struct WorkItemMarkersPass : llvm::PassInfoMixin<WorkItemMarkersPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
-// Inserts yield points (kernel_abi.h) into kernel bodies that may synchronise with
-// other work-groups: after atomic operations and fences, after barriers, and on the
-// back-edges of loops that contain atomic or volatile accesses (loops that may spin).
-// A body without any keeps no yield point and stays on the plain, vectorisable path.
+// Inserts yield points (kernel_abi.h) into kernel bodies that can see other
+// work-groups: after atomic and volatile accesses to global memory, after fences and
+// barriers, and on the back-edges of loops that may spin (spin_loops.hpp); counts
+// writes that change shared memory as progress. Marks the body `kYieldsAttr`, and
+// `kMayBlockAttr` if it has a loop that may spin: only those kernels need the
+// scheduler in parallel mode. A body without any (barriers and __local atomics only)
+// keeps no yield point and stays on the plain, vectorisable path.
 struct YieldPointsPass : llvm::PassInfoMixin<YieldPointsPass> {
   SiteTable *sites;
   explicit YieldPointsPass(SiteTable &table) : sites(&table) {}

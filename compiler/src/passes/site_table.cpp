@@ -10,10 +10,11 @@
 namespace fibercl::compiler {
 
 uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at,
-                        SiteInfo::Kind kind) {
+                        SiteInfo::Kind kind, bool waiting) {
   SiteInfo site;
   site.id = nextId++;
   site.kind = kind;
+  site.waiting = waiting;
   if (at) {
     if (const llvm::DILocation *loc = at->getDebugLoc().get()) {
       site.line = loc->getLine();

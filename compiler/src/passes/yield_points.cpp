@@ -2,13 +2,19 @@
 // yield:
 //     state = (fcl_yield_state *)ctx->yield_state        (loop-invariant, hoisted)
 //     if ((int64)--state->countdown <= 0) __fibercl_host_yield(ctx, site);
-// and after an atomic write that changed memory, state->progress += 1: the runtime's
-// deadlock detector tells spinning groups from groups that make progress by it.
+// and every write to shared memory that changed it does state->progress += 1: the
+// scheduler tells groups that wait (at a yield point inside a loop that may spin, with
+// no write since) from groups that make progress by it. Which loops may spin and which
+// memory is shared: spin_loops.hpp.
 #include "passes.hpp"
+#include "spin_loops.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
@@ -19,30 +25,36 @@
 namespace fibercl::compiler {
 namespace {
 
-bool isAtomic(const llvm::Instruction &i) {
-  if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i) ||
-      llvm::isa<llvm::FenceInst>(i))
-    return true;
-  if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&i))
-    return l->isAtomic();
-  if (auto *s = llvm::dyn_cast<llvm::StoreInst>(&i))
-    return s->isAtomic();
-  return false;
-}
-
-bool isVolatile(const llvm::Instruction &i) {
-  if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&i))
-    return l->isVolatile();
-  if (auto *s = llvm::dyn_cast<llvm::StoreInst>(&i))
-    return s->isVolatile();
-  return false;
-}
-
-bool isHostBarrier(const llvm::Instruction &i) {
-  if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+bool isHostBarrier(const llvm::Instruction *i) {
+  if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(i))
     if (llvm::Function *f = call->getCalledFunction())
       return f->getName() == FIBERCL_HOST_BARRIER;
   return false;
+}
+
+// barrier() is fence; host barrier; fence. Those fences get no yield point of their
+// own: the barrier's is enough.
+bool isBarrierFence(const llvm::Instruction &fence) {
+  return isHostBarrier(fence.getPrevNonDebugInstruction()) ||
+         isHostBarrier(fence.getNextNonDebugInstruction());
+}
+
+// `a != b` for values of one type, as an i1 (true where the type cannot be compared).
+llvm::Value *differs(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Value *x,
+                     llvm::Value *y) {
+  llvm::Type *t = x->getType();
+  if (t->isPointerTy()) {
+    x = b.CreatePtrToInt(x, b.getInt64Ty());
+    y = b.CreatePtrToInt(y, b.getInt64Ty());
+  } else if (!t->isIntegerTy()) {
+    uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
+    if (!(t->isFloatingPointTy() || t->isVectorTy()) || t->getScalarType()->isPointerTy() ||
+        bits == 0 || bits > 128 || bits % 8)
+      return b.getTrue();
+    x = b.CreateBitCast(x, b.getIntNTy(unsigned(bits)));
+    y = b.CreateBitCast(y, b.getIntNTy(unsigned(bits)));
+  }
+  return b.CreateICmpNE(x, y);
 }
 
 // The value an atomicrmw stores, computed from the value it returns: to tell whether
@@ -90,9 +102,12 @@ public:
                               b.getPtrTy());
   }
 
-  // A yield point just before `before`.
-  void poll(llvm::Instruction *before, const llvm::Instruction *at, SiteInfo::Kind kind) {
-    uint32_t site = sites_.add(body_, at, kind);
+  // A yield point just before `before`; `waiting`: inside a loop that may spin.
+  void poll(llvm::Instruction *before, const llvm::Instruction *at, SiteInfo::Kind kind,
+            bool waiting) {
+    uint32_t site = sites_.add(body_, at, kind, waiting);
+    if (waiting)
+      site |= FIBERCL_SITE_WAITING;
     llvm::IRBuilder<> b(before);
     b.SetCurrentDebugLocation(at->getDebugLoc());
     llvm::Value *left = b.CreateSub(b.CreateLoad(b.getInt64Ty(), state_), b.getInt64(1));
@@ -111,26 +126,33 @@ public:
     b.CreateStore(b.CreateAdd(count, b.CreateZExt(changed, b.getInt64Ty())), p);
   }
 
-  // Yield point (and progress accounting) right after atomic operation `i`.
-  void afterAtomic(llvm::Instruction *i) {
-    llvm::Instruction *next = i->getNextNode();
+  // Counts a store (or memory intrinsic) to shared memory as progress if it changes
+  // the value there: a loop that keeps storing the same value is still waiting.
+  void progressOfWrite(llvm::Instruction *w, llvm::Instruction *before) {
+    llvm::IRBuilder<> b(w);
+    llvm::Value *changed = b.getTrue();
+    if (auto *s = llvm::dyn_cast<llvm::StoreInst>(w)) {
+      llvm::Value *v = s->getValueOperand();
+      llvm::LoadInst *old = b.CreateAlignedLoad(v->getType(), s->getPointerOperand(),
+                                                s->getAlign(), s->isVolatile());
+      if (s->isAtomic())
+        old->setAtomic(llvm::AtomicOrdering::Monotonic, s->getSyncScopeID());
+      changed = differs(b, body_.getParent()->getDataLayout(), old, v);
+    }
+    progress(before, changed);
+  }
+
+  // Progress accounting for an atomic read-modify-write or compare-exchange, placed
+  // before `next` (the instruction that followed it).
+  void progressOfAtomic(llvm::Instruction *i, llvm::Instruction *next) {
     llvm::IRBuilder<> b(next);
-    SiteInfo::Kind kind = SiteInfo::Kind::AtomicRead;
     if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) {
-      kind = SiteInfo::Kind::AtomicWrite;
       progress(next, changedByRMW(b, rmw));
     } else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i)) {
-      kind = SiteInfo::Kind::AtomicWrite;
       llvm::Value *stored = b.CreateExtractValue(cas, 1);
       llvm::Value *same = b.CreateICmpEQ(cas->getCompareOperand(), cas->getNewValOperand());
       progress(next, b.CreateAnd(stored, b.CreateNot(same)));
-    } else if (llvm::isa<llvm::StoreInst>(i)) {
-      kind = SiteInfo::Kind::AtomicWrite;
-      progress(next, b.getTrue());
-    } else if (llvm::isa<llvm::FenceInst>(i)) {
-      kind = SiteInfo::Kind::Fence;
     }
-    poll(next, i, kind);
   }
 
 private:
@@ -141,6 +163,18 @@ private:
   llvm::Value *state_;
 };
 
+SiteInfo::Kind kindOf(const llvm::Instruction &i) {
+  if (llvm::isa<llvm::FenceInst>(i))
+    return SiteInfo::Kind::Fence;
+  if (isHostBarrier(&i))
+    return SiteInfo::Kind::Barrier;
+  bool atomic = isSharedAtomic(i);
+  bool writes = !llvm::isa<llvm::LoadInst>(i);
+  if (atomic)
+    return writes ? SiteInfo::Kind::AtomicWrite : SiteInfo::Kind::AtomicRead;
+  return writes ? SiteInfo::Kind::VolatileWrite : SiteInfo::Kind::VolatileRead;
+}
+
 } // namespace
 
 llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &mam) {
@@ -148,46 +182,72 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
   for (llvm::Function &body : m) {
     if (!body.hasFnAttribute(kKernelAttr))
       continue;
-    std::vector<llvm::Instruction *> atomics, barriers;
-    bool observes = false;
+    llvm::LoopInfo &loops = fam.getResult<llvm::LoopAnalysis>(body);
+    SpinLoops spin(body, loops, fam.getResult<llvm::ScalarEvolutionAnalysis>(body));
+
+    // Everything is found (and classified) before any block is split.
+    struct Point {
+      llvm::Instruction *at;
+      SiteInfo::Kind kind;
+      bool waiting;
+    };
+    std::vector<Point> after;                // yield point right after `at`
+    std::vector<llvm::Instruction *> writes; // plain stores to shared memory
+    bool seesOthers = false;
     for (llvm::BasicBlock &bb : body)
       for (llvm::Instruction &i : bb) {
-        if (isAtomic(i))
-          atomics.push_back(&i);
-        else if (isHostBarrier(i))
-          barriers.push_back(&i);
-        observes |= (isAtomic(i) && !llvm::isa<llvm::FenceInst>(i)) || isVolatile(i);
+        bool atomic = isSharedAtomic(i), vol = isSharedVolatile(i);
+        seesOthers |= atomic || vol;
+        if (atomic || vol || isHostBarrier(&i) ||
+            (llvm::isa<llvm::FenceInst>(i) && !isBarrierFence(i)))
+          after.push_back({&i, kindOf(i), spin.waitingAt(i)});
+        else if ((llvm::isa<llvm::StoreInst>(i) || llvm::isa<llvm::AnyMemIntrinsic>(i)) &&
+                 isShared(accessedPointer(i)))
+          writes.push_back(&i);
       }
-    // Only a kernel that can observe other work-groups (atomic or volatile accesses)
-    // can wait for them; the others keep the fast path. (A fence alone observes
-    // nothing: barrier() has two.)
-    if (!observes)
+    // Only a kernel that can see other work-groups (atomics or volatile accesses on
+    // global memory) gets yield points; __local atomics and barriers alone never
+    // make a kernel wait for another group.
+    if (!seesOthers && spin.empty())
       continue;
-
-    // Spinning loops, found before any block is split.
-    std::vector<std::pair<llvm::Instruction *, llvm::Instruction *>> latches;
-    llvm::LoopInfo &loops = fam.getResult<llvm::LoopAnalysis>(body);
+    // A loop that may spin gets a poll on each back-edge, unless every iteration
+    // already passes one of its own yield points (an atomic in the loop that
+    // dominates the latch): a second decision right after it would only let the
+    // group reach its next atomic one turn later.
+    llvm::DominatorTree &dom = fam.getResult<llvm::DominatorTreeAnalysis>(body);
+    std::vector<llvm::Instruction *> latches;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-      bool mayspin = false;
-      for (llvm::BasicBlock *bb : loop->blocks())
-        for (llvm::Instruction &i : *bb)
-          mayspin |= (isAtomic(i) && !llvm::isa<llvm::FenceInst>(i)) || isVolatile(i);
-      if (!mayspin)
+      if (!spin.spins(loop))
         continue;
       llvm::SmallVector<llvm::BasicBlock *, 4> loopLatches;
       loop->getLoopLatches(loopLatches);
-      for (llvm::BasicBlock *latch : loopLatches)
-        latches.push_back({latch->getTerminator(), latch->getTerminator()});
+      for (llvm::BasicBlock *latch : loopLatches) {
+        bool covered = false;
+        for (const Point &p : after)
+          covered |= loops.getLoopFor(p.at->getParent()) == loop &&
+                     dom.dominates(p.at, latch->getTerminator());
+        if (!covered)
+          latches.push_back(latch->getTerminator());
+      }
     }
 
     Inserter inserter(body, *sites);
-    for (llvm::Instruction *i : atomics)
-      inserter.afterAtomic(i);
-    for (llvm::Instruction *call : barriers)
-      inserter.poll(call->getNextNode(), call, SiteInfo::Kind::Barrier);
-    for (auto [terminator, at] : latches)
-      inserter.poll(terminator, at, SiteInfo::Kind::LoopPoll);
-    body.addFnAttr(kMayYieldAttr);
+    for (llvm::Instruction *w : writes)
+      inserter.progressOfWrite(w, w->getNextNode());
+    for (const Point &p : after) {
+      // Progress is counted before the yield point, where the scheduler looks at it.
+      llvm::Instruction *next = p.at->getNextNode();
+      if (llvm::isa<llvm::StoreInst>(p.at))
+        inserter.progressOfWrite(p.at, next);
+      else
+        inserter.progressOfAtomic(p.at, next);
+      inserter.poll(next, p.at, p.kind, p.waiting);
+    }
+    for (llvm::Instruction *terminator : latches)
+      inserter.poll(terminator, terminator, SiteInfo::Kind::LoopPoll, true);
+    body.addFnAttr(kYieldsAttr);
+    if (!spin.empty())
+      body.addFnAttr(kMayBlockAttr);
     fam.invalidate(body, llvm::PreservedAnalyses::none());
   }
   return llvm::PreservedAnalyses::none();

@@ -43,6 +43,10 @@ inline void yieldPoint(fcl_group_ctx *c, uint32_t site) {
   if (int64_t(--ys->countdown) <= 0)
     hostYield()(c, site);
 }
+// A yield point inside a loop that may spin (the compiler sets FIBERCL_SITE_WAITING).
+inline void waitPoint(fcl_group_ctx *c, uint32_t site) {
+  yieldPoint(c, site | FIBERCL_SITE_WAITING);
+}
 inline void progress(fcl_group_ctx *c) {
   reinterpret_cast<fcl_yield_state *>(c->yield_state)->progress += 1;
 }
@@ -73,7 +77,9 @@ NDRange yielding(fcl_work_group_fn fn, void **args, uint64_t groups, Scheduling 
   r.args = args;
   r.mayYield = true;
   r.scheduling = s;
-  r.describeSite = [](uint32_t site) { return "test.cl:" + std::to_string(site) + " (spin)"; };
+  r.describeSite = [](uint32_t site) {
+    return "test.cl:" + std::to_string(site & ~FIBERCL_SITE_WAITING) + " (spin)";
+  };
   return r;
 }
 
@@ -82,7 +88,7 @@ void flagKernel(void **args, fcl_group_ctx *c) {
   auto *flag = static_cast<std::atomic<int> *>(args[0]);
   if (c->group_id[0] == 0) {
     while (flag->load() == 0)
-      yieldPoint(c, 10);
+      waitPoint(c, 10);
   } else {
     flag->store(1);
     progress(c);
@@ -95,15 +101,23 @@ void gridBarrier(void **args, fcl_group_ctx *c) {
   count->fetch_add(1);
   progress(c);
   while (count->load() < c->num_groups[0])
-    yieldPoint(c, 20);
+    waitPoint(c, 20);
 }
 
-// (c) a racy read-modify-write split by a yield point.
+// (c) racy read-modify-writes split by a yield point (more of them than the GPU-like
+// start's lockstep steps, after which schedules differ).
+// Each group records in args[1] (if given) the values it read.
 void racy(void **args, fcl_group_ctx *c) {
   auto *x = static_cast<volatile int *>(args[0]);
-  int v = *x;
-  yieldPoint(c, 30);
-  *x = v + 1;
+  auto *seen = static_cast<int *>(args[1]);
+  for (int i = 0; i < 40; ++i) {
+    int v = *x;
+    if (seen)
+      seen[c->group_id[0] * 40 + i] = v;
+    yieldPoint(c, 30);
+    *x = v + 1;
+    yieldPoint(c, 31);
+  }
 }
 
 std::string slurp(const std::string &p) {
@@ -193,7 +207,7 @@ void barrierItem(void **args, fcl_group_ctx *c, fcl_u32 x, fcl_u32, fcl_u32) {
   progress(c);
   __fibercl_host_barrier(c, 1, 0);
   while (count->load() < total) // every item of every group arrived
-    yieldPoint(c, 40);
+    waitPoint(c, 40);
   __fibercl_host_barrier(c, 2, 0);
   out[c->group_id[0] * c->local_size[0] + x] = count->load() + x;
 }
@@ -276,7 +290,7 @@ void faultKernel(void **args, fcl_group_ctx *c) {
   count->fetch_add(1);
   progress(c);
   while (count->load() < c->num_groups[0]) // never completes: group 3 crashed
-    yieldPoint(c, 71);
+    waitPoint(c, 71);
 }
 
 TEST_P(YieldTest, FaultInSuspendableGroupFailsTheLaunch) {
@@ -336,7 +350,7 @@ TEST(YieldDeterministic, SameSeedSameTraceAndResult) {
   for (int i = 0; i < 2; ++i) {
     Executor ex(2); // a fresh executor: as two runs of a program
     volatile int x = 0;
-    void *args[] = {const_cast<int *>(&x)};
+    void *args[] = {const_cast<int *>(&x), nullptr};
     Scheduling s;
     s.deterministic = true;
     s.seed = 12345;
@@ -354,15 +368,16 @@ TEST(YieldDeterministic, SameSeedSameTraceAndResult) {
 
 TEST(YieldDeterministic, SeedsExploreInterleavings) {
   Executor ex(2);
-  std::set<int> outcomes;
+  std::set<std::vector<int>> outcomes;
   for (uint64_t seed = 0; seed < 20; ++seed) {
     volatile int x = 0;
-    void *args[] = {const_cast<int *>(&x)};
+    std::vector<int> seen(4 * 40);
+    void *args[] = {const_cast<int *>(&x), seen.data()};
     Scheduling s;
     s.deterministic = true;
     s.seed = seed;
     EXPECT_EQ(run(ex, yielding(racy, args, 4, s)), 0);
-    outcomes.insert(int(x));
+    outcomes.insert(seen);
   }
   EXPECT_GE(outcomes.size(), 2u);
 }
@@ -455,7 +470,7 @@ TEST(YieldBench, SwitchCostAndGridBarrierThroughput) {
         } else {
           progress(c);
           while (b.gen.load() == g)
-            yieldPoint(c, 60);
+            waitPoint(c, 60);
         }
       }
     };

@@ -38,9 +38,15 @@ struct KernelArg {
 
 // A yield point or barrier call site of a kernel, for reports ("spinning at f.cl:12").
 struct SiteInfo {
-  enum class Kind : uint32_t { Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence };
-  uint32_t id = 0;   // the `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD
+  enum class Kind : uint32_t {
+    Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence, VolatileRead, VolatileWrite
+  };
+  static constexpr Kind kLastKind = Kind::VolatileWrite;
+  // The `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD, without the
+  // FIBERCL_SITE_WAITING bit.
+  uint32_t id = 0;
   Kind kind = Kind::LoopPoll;
+  bool waiting = false; // inside a loop that may spin (kernel_abi.h)
   uint32_t line = 0; // 0 when unknown
   std::string file;  // "<source>" for the program's own source
 };
@@ -54,7 +60,11 @@ struct KernelInfo {
   uint64_t privateMemSize = 0;       // bytes of stack per work-item (estimate)
   bool usesBarriers = false;         // runs work-items on fibers
   bool usesPrintf = false;
-  bool mayYield = false;             // has yield points: runs as a suspendable group
+  bool yields = false;   // has yield points (atomics or volatile accesses on global memory)
+  // Has a loop that may wait for another work-group: its groups run as suspendable
+  // fibers under the scheduler. A kernel that only `yields` does so in deterministic
+  // mode (to explore interleavings); otherwise each group runs to completion.
+  bool mayBlock = false;
   std::vector<SiteInfo> sites;       // barrier and yield sites, by id
 };
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The whole schedule corpus matrix: every correct program x seeds 1..SEEDS x
+# occupancy {1,2,4,8,unbounded} (where it makes sense at that bound), plus a few
+# parallel-mode runs each, must complete with right results and no deadlock
+# report; every buggy program must be reported (or its wrong result seen). Prints
+# a table and "false reports: X" (deadlock reports on correct programs); exits
+# non-zero on any failure.
+#
+#   conformance/schedules/run_corpus.sh BUILD_DIR [SEEDS]
+#
+# BUILD_DIR holds fibercl.icd and conformance/schedules/schedule_corpus (or set
+# SCHEDULE_CORPUS=/path/to/schedule_corpus). Environment knobs: PARALLEL (parallel
+# repetitions per configuration, default 3), BOUNDS (default "1 2 4 8 0", 0 =
+# unbounded), ONLY (a regular expression on program names), STRICT_MET=1 (also
+# require every litmus iteration to meet in seeded mode, a later requirement).
+set -uo pipefail
+build=${1:?usage: run_corpus.sh BUILD_DIR [SEEDS]}
+seeds=${2:-200}
+parallel=${PARALLEL:-3}
+bounds=${BOUNDS:-"1 2 4 8 0"}
+only=${ONLY:-.}
+corpus=${SCHEDULE_CORPUS:-$build/conformance/schedules/schedule_corpus}
+export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$build/fibercl.icd}
+unset FIBERCL_SEED FIBERCL_OCCUPANCY FIBERCL_SCHEDULE FIBERCL_ADMISSION
+[[ -x $corpus ]] || { echo "run_corpus.sh: no executable $corpus" >&2; exit 2; }
+
+false_reports=0 failures=0 rows=0
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+
+field() { # KEY LINE: the value of KEY=... in a RESULT line
+  sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"
+}
+
+# run CLASS(correct|buggy) ARGS...: one schedule_corpus invocation; each RESULT
+# line becomes a table row.
+run() {
+  local class=$1
+  shift
+  [[ $1 =~ $only ]] || return 0
+  local out status
+  out=$("$corpus" run "$@" --quiet 2>&1)
+  status=$?
+  local results
+  results=$(grep '^RESULT' <<<"$out")
+  if [[ -z $results ]]; then
+    failures=$((failures + 1))
+    echo "ERROR: schedule_corpus run $* (exit $status):"
+    sed 's/^/    /' <<<"$out" | head -20
+    return
+  fi
+  while IFS= read -r line; do
+    local prog lock occ mode runs ok wrong dl failed extra verdict
+    prog=$(field program "$line")
+    lock=$(field lock "$line")
+    occ=$(field occupancy "$line")
+    mode=$(field mode "$line")
+    runs=$(field runs "$line")
+    ok=$(field ok "$line")
+    wrong=$(field wrong "$line")
+    dl=$(field deadlock "$line")
+    failed=$(field failed "$line")
+    verdict=$(field verdict "$line")
+    extra="$(field found "$line")$(field met "$line")"
+    [[ $(field policy "$line") == unfair ]] && mode="$mode,unfair"
+    printf '| %-22s | %-6s | %-9s | %-14s | %4s | %4s | %5s | %8s | %6s | %-16s | %-4s |\n' \
+      "$prog" "${lock:--}" "$occ" "$mode" "$runs" "$ok" "$wrong" "$dl" "$failed" \
+      "${extra:--}" "$verdict" >>"$table"
+    rows=$((rows + 1))
+    [[ $class == correct ]] && false_reports=$((false_reports + dl))
+    if [[ $verdict != PASS ]]; then
+      failures=$((failures + 1))
+      echo "FAIL: schedule_corpus run $*"
+      grep -A16 '^  first unexpected' <<<"$out" | sed 's/^/    /'
+    fi
+  done <<<"$results"
+}
+
+occ_args() { # BOUND -> --occupancy N
+  echo "--occupancy $1"
+}
+
+# Correct programs, at every bound.
+for n in $bounds; do
+  both=(--seeds "1..$seeds" --parallel "$parallel")
+  for lock in ticket spin; do
+    run correct discovery_xf --lock $lock $(occ_args "$n") "${both[@]}"
+    run correct bfs --lock $lock $(occ_args "$n") "${both[@]}"
+  done
+  # Fixed-size sets launched with G = N (8 when unbounded).
+  run correct counter_barrier $(occ_args "$n") "${both[@]}"
+  run correct delay_rendezvous $(occ_args "$n") "${both[@]}"
+  # Correct with any number of groups at any bound.
+  for p in lone_last mutex_spin mutex_backoff mutex_ticket sem_spin sem_ticket; do
+    run correct $p $(occ_args "$n") "${both[@]}"
+  done
+  # Pairs: bounded polls, so they complete even at occupancy 1 (never meeting
+  # there); from 2 up, the handshake must meet in >= 90% of seeds.
+  met=()
+  ((n != 1)) && met=(--min-met 90)
+  run correct handshake $(occ_args "$n") --seeds "1..$seeds" "${met[@]}"
+  run correct handshake $(occ_args "$n") --parallel "$parallel"
+  strict=()
+  [[ ${STRICT_MET:-0} == 1 && $n != 1 ]] && strict=(--min-met 100)
+  for p in litmus_mp litmus_sb litmus_lb litmus_corr; do
+    run correct $p $(occ_args "$n") --seeds "1..$seeds" "${strict[@]}"
+    run correct $p $(occ_args "$n") --parallel "$parallel"
+  done
+done
+
+# Buggy programs.
+bug_seeds=$((seeds < 100 ? seeds : 100))
+for n in 1 2 4 8; do
+  run buggy bug_over_bound --occupancy $n --seeds "1..$bug_seeds"
+  FIBERCL_DEADLOCK_TIMEOUT=2 run buggy bug_over_bound --occupancy $n --parallel 2
+done
+for n in 1 2 4; do
+  run buggy bug_never_admitted --occupancy $n --seeds "1..$bug_seeds"
+  FIBERCL_DEADLOCK_TIMEOUT=2 run buggy bug_never_admitted --occupancy $n --parallel 2
+done
+# Seeded only: in parallel mode whether the spinner starves depends on which group
+# the workers start first.
+run buggy bug_unfair_starvation --occupancy 2 --seeds "1..$bug_seeds"
+# Seeded only: parallel mode rarely interleaves the load and the store.
+run buggy bug_lost_update --seeds "1..$bug_seeds"
+run buggy bug_lost_update --occupancy 2 --seeds "1..$bug_seeds"
+
+echo
+printf '| %-22s | %-6s | %-9s | %-14s | %4s | %4s | %5s | %8s | %6s | %-16s | %-4s |\n' \
+  program lock occupancy mode runs ok wrong deadlock failed found/met verdict
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+cat "$table"
+echo
+echo "rows: $rows, failing rows: $failures"
+echo "false reports: $false_reports"
+((failures == 0 && false_reports == 0))
