@@ -109,15 +109,7 @@ public:
     for (YieldGroup *g : local)
       if (g->priority > best->priority)
         best = g;
-    if (!last || last->start == StartPhase::Free)
-      return best;
-    // Lockstep: the next group in descending priority after `last`, cyclically (a
-    // ring in a seeded order).
-    YieldGroup *next = nullptr;
-    for (YieldGroup *g : local)
-      if (g->priority < last->priority && (!next || g->priority > next->priority))
-        next = g;
-    return next ? next : best;
+    return best;
   }
 
 private:

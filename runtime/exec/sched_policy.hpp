@@ -58,8 +58,8 @@ public:
   // Called when `y` becomes occupant.
   virtual void admitted(YieldGroup &) noexcept {}
   // The worker's loop: which of the runnable local occupants runs next (`last` ran
-  // last, or null if it finished). `local` is not empty. A group in lockstep is
-  // followed by the next one in the policy's order.
+  // last, or null if it finished). `local` is not empty. (Groups in the GPU-like
+  // start's lockstep ring are not the policy's to pick.)
   virtual YieldGroup *pick(const std::vector<YieldGroup *> &local,
                            YieldGroup *last) noexcept = 0;
 };

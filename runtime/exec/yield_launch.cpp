@@ -56,11 +56,12 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
     : job(j), S(j.range.scheduling), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
   // Every resident group holds its fiber's stack and, with barriers, one per work-item
-  // but the first. Residency is bounded so that they fit in half the process's stack
-  // limit (stack_pool.hpp), the rest staying for other runners' pools.
+  // but the first. Residency is bounded so that they fit in three quarters of the
+  // process's stack limit (stack_pool.hpp), the rest staying for other launches (idle
+  // pools are trimmed past half the limit).
   const NDRange &R = j.range;
   uint64_t perGroup = 1 + (R.usesBarriers ? R.localSize[0] * R.localSize[1] * R.localSize[2] - 1 : 0);
-  uint64_t fit = std::max<uint64_t>(1, processStackLimit() / 2 / perGroup);
+  uint64_t fit = std::max<uint64_t>(1, processStackLimit() * 3 / 4 / perGroup);
   if (fit < n && (S.occupancy == 0 || fit < S.occupancy)) {
     S.occupancy = uint32_t(fit);
     occupancyFromStacks = true;
@@ -71,6 +72,10 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
     unsigned w = S.deterministic ? 1 : std::max(1u, workers);
     waveShare = (waveSize + w - 1) / w;
     gateOpen.store(waveSize == 0, std::memory_order_relaxed);
+    ringDone.store(waveSize == 0, std::memory_order_relaxed);
+    inRing.reset(new std::atomic<uint8_t>[waveSize]);
+    for (uint64_t i = 0; i < waveSize; ++i)
+      inRing[i].store(0, std::memory_order_relaxed);
   }
   if (S.admission == Scheduling::Admission::Random) {
     order.resize(n);
@@ -86,8 +91,28 @@ void YieldShared::arrive(YieldGroup &y) noexcept {
   if (!y.inWave || y.arrived)
     return;
   y.arrived = true;
-  if (waveArrived.fetch_add(1, std::memory_order_acq_rel) + 1 == waveSize)
+  y.slot = waveArrived.fetch_add(1, std::memory_order_acq_rel);
+  inRing[y.slot].store(y.finished ? 0 : 1, std::memory_order_release);
+  if (y.slot + 1 == waveSize) { // the last to arrive opens the gate
+    passTurn(waveSize - 1);
     gateOpen.store(true, std::memory_order_release);
+  }
+}
+
+void YieldShared::passTurn(uint64_t from) noexcept {
+  for (uint64_t k = 1; k <= waveSize; ++k) {
+    uint64_t s = (from + k) % waveSize;
+    if (inRing[s].load(std::memory_order_acquire)) {
+      turn.store(s, std::memory_order_release);
+      return;
+    }
+  }
+  ringDone.store(true, std::memory_order_release);
+}
+
+void YieldShared::leaveRing(YieldGroup &y) noexcept {
+  if (y.inWave && y.arrived)
+    inRing[y.slot].store(0, std::memory_order_release);
 }
 
 uint64_t YieldShared::groupAt(uint64_t k) const noexcept {
@@ -275,30 +300,7 @@ void removeLocal(LocalSched &L, YieldGroup *y) noexcept {
     }
 }
 
-// The start token (parallel mode): groups in the GPU-like start run one step at a
-// time across all workers, in ticket order, so the wave interleaves at its atomics as
-// one ring (as deterministic mode's single worker does), not as one ring per worker
-// racing the others. False if the launch was abandoned while waiting.
-bool takeStartToken(YieldShared &sh) noexcept {
-  uint64_t ticket = sh.tokenNext.fetch_add(1, std::memory_order_acq_rel);
-  for (unsigned spins = 0;
-       sh.tokenServing.load(std::memory_order_acquire) != ticket; ++spins) {
-    if (sh.abandon.load(std::memory_order_relaxed))
-      return false; // nobody needs the token any more
-    if (spins >= 64)
-      std::this_thread::yield();
-#if defined(__x86_64__) || defined(__i386__)
-    else
-      __builtin_ia32_pause();
-#endif
-  }
-  return true;
-}
-
 void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
-  const bool token = y.start != StartPhase::Free && !sh.S.deterministic;
-  if (token && !takeStartToken(sh))
-    return;
   const bool tracing = !sh.S.tracePath.empty();
   std::string name;
   if (tracing) {
@@ -322,12 +324,49 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   info.onWorker.store(0, std::memory_order_release);
   r.inKernel = 0;
   r.group.ctx = nullptr;
-  if (token)
-    sh.tokenServing.fetch_add(1, std::memory_order_acq_rel);
   if (tracing)
     sh.traceEvent(name.c_str(), 'E', L.worker,
                 y.finished ? std::string() : "\"yield_site\":" +
                     std::to_string(sh.info[y.gid].site.load()));
+}
+
+// What the worker runs next. While the wave is arriving: its share of the wave, and
+// those of its groups that have not reached the gate. Then, while the lockstep ring
+// lasts, the group whose turn it is if it is here (`ringStep`); otherwise newly
+// admitted groups and groups past the start, as the policy picks.
+YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *last,
+                       bool &admitFirst, bool &ringStep) noexcept {
+  if (!sh.gateOpen.load(std::memory_order_acquire)) {
+    // This worker's share of the wave first; more of it only once the other workers
+    // have had time to take theirs.
+    if (sh.admitNext.load(std::memory_order_relaxed) < sh.waveSize &&
+        (L.waveAdmitted < sh.waveShare || sh.nowNs() - L.firstAdmitNs > kWaveGraceNs))
+      if (YieldGroup *y = admitGroup(r, sh, L))
+        return y;
+    L.runnable.clear();
+    for (YieldGroup *g : L.groups)
+      if (!g->arrived)
+        L.runnable.push_back(g);
+    return L.runnable.empty() ? nullptr : sh.policy->pick(L.runnable, last);
+  }
+  if (!sh.ringDone.load(std::memory_order_acquire)) {
+    uint64_t t = sh.turn.load(std::memory_order_acquire);
+    for (YieldGroup *g : L.groups)
+      if (g->start == StartPhase::Lockstep && g->slot == t) {
+        ringStep = true;
+        return g;
+      }
+  }
+  if (admitFirst || L.groups.empty()) {
+    admitFirst = false;
+    if (YieldGroup *y = admitGroup(r, sh, L))
+      return y;
+  }
+  L.runnable.clear();
+  for (YieldGroup *g : L.groups)
+    if (g->start != StartPhase::Lockstep)
+      L.runnable.push_back(g);
+  return L.runnable.empty() ? nullptr : sh.policy->pick(L.runnable, last);
 }
 
 } // namespace
@@ -370,47 +409,39 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
       done += n;
       break;
     }
-    const bool gate = !sh.gateOpen.load(std::memory_order_acquire);
-    YieldGroup *next = nullptr;
-    if (gate) {
-      // The GPU-like start: this worker's share of the wave first; more of it only
-      // once the other workers have had time to take theirs.
-      if (sh.admitNext.load(std::memory_order_relaxed) < sh.waveSize &&
-          (L.waveAdmitted < sh.waveShare || sh.nowNs() - L.firstAdmitNs > kWaveGraceNs))
-        next = admitGroup(r, sh, L);
-    } else if (admitFirst || L.groups.empty()) {
-      next = admitGroup(r, sh, L);
-    }
-    if (!next && !L.groups.empty()) {
-      const std::vector<YieldGroup *> *candidates = &L.groups;
-      if (gate) { // groups that arrived at the gate are held there
-        L.runnable.clear();
-        for (YieldGroup *g : L.groups)
-          if (!g->arrived)
-            L.runnable.push_back(g);
-        candidates = &L.runnable;
-      }
-      if (!candidates->empty())
-        next = sh.policy->pick(*candidates, last);
-    }
+    bool ringStep = false;
+    YieldGroup *next = chooseNext(r, sh, L, last, admitFirst, ringStep);
     if (!next) {
       if (L.groups.empty() && sh.admitNext.load(std::memory_order_acquire) >= sh.total)
         break; // everything admitted; our groups are done
+      const bool starting = !sh.ringDone.load(std::memory_order_acquire);
       if (sh.S.deterministic && !sh.abandon.load()) {
-        if (gate)
-          sh.gateOpen.store(true); // the wave cannot grow (a group could not be created)
+        // Cannot happen with one worker, unless a wave group could not be created.
+        if (!sh.gateOpen.load())
+          sh.gateOpen.store(true);
+        else if (starting)
+          sh.ringDone.store(true);
         else
-          declareDeadlock(sh); // cannot happen: nothing occupant means room to admit
+          declareDeadlock(sh); // nothing occupant means room to admit
         continue;
       }
       watchdog(sh);
+      if (starting) { // the turn is on another worker: it comes back soon
+        std::this_thread::yield();
+        continue;
+      }
       trimIdleStacks(r.stacks);
-      std::this_thread::sleep_for(std::chrono::microseconds(gate ? 5 : 50));
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
       continue;
     }
     resume(r, sh, L, *next);
     last = next;
     admitFirst = true;
+    if (ringStep) { // its lockstep step: pass the turn on
+      if (next->finished || next->start != StartPhase::Lockstep)
+        sh.leaveRing(*next);
+      sh.passTurn(next->slot);
+    }
     if (next->finished) {
       sh.arrive(*next); // a wave group that finished before any yield point
       sh.info[next->gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);

@@ -6,8 +6,9 @@
 // GPU-like start (fair policy): the first wave of groups -- as many as the bound, or
 // kUnboundedWave when unbounded -- is admitted at once, each group runs to its first
 // yield point and is held there until every group of the wave has got that far (the
-// gate), and then each runs in lockstep (switching at every yield point) for its first
-// kLockstepSteps steps of progress. So protocols that count who is present (the
+// gate), and then the wave runs in lockstep -- one step (to the next yield point) per
+// group in turn, in the order they arrived -- for each group's first kLockstepSteps
+// steps of progress. So protocols that count who is present (the
 // occupancy discovery protocol) see every occupant group, as on a GPU where occupant
 // groups start together.
 #pragma once
@@ -82,6 +83,7 @@ struct YieldGroup {
   StartPhase start = StartPhase::Free;
   bool inWave = false;     // admitted in the first wave (held at the gate)
   bool arrived = false;    // reached its first yield point (or finished)
+  uint64_t slot = 0;       // its place in the lockstep ring (order of arrival)
   uint32_t lockstepSteps = 0, lockstepYields = 0;
   bool started = false;
   bool finished = false;
@@ -126,9 +128,13 @@ struct YieldShared {
   uint64_t waveShare = 0; // wave groups a worker admits before waiting for others
   std::atomic<uint64_t> waveArrived{0};
   std::atomic<bool> gateOpen{true};
-  // The start token (parallel mode, yield_launch.cpp): a ticket lock.
-  alignas(64) std::atomic<uint64_t> tokenNext{0};
-  alignas(64) std::atomic<uint64_t> tokenServing{0};
+  // The lockstep ring: wave groups in the order they arrived at the gate (their
+  // slots) take one step each in turn, whichever worker they are on, so the wave
+  // interleaves at its atomics as one ring (as on one worker in deterministic mode),
+  // not as one ring per worker racing the others.
+  std::unique_ptr<std::atomic<uint8_t>[]> inRing; // per slot: still in lockstep
+  std::atomic<uint64_t> turn{0};                  // the slot whose step is next
+  std::atomic<bool> ringDone{true};
   std::atomic<uint32_t> occupant{0};
   std::atomic<uint64_t> remaining;
   std::atomic<bool> abandon{false};
@@ -159,8 +165,13 @@ struct YieldShared {
 
   uint64_t groupAt(uint64_t admissionIndex) const noexcept;
   bool canAdmit() const noexcept;
-  // A wave group reached its first yield point or finished: counts it at the gate.
+  // A wave group reached its first yield point or finished: gives it its slot in the
+  // ring; the last to arrive opens the gate.
   void arrive(YieldGroup &y) noexcept;
+  // The turn goes to the next slot after `from` still in the ring (or the ring ends).
+  void passTurn(uint64_t from) noexcept;
+  // `y` finished or left lockstep.
+  void leaveRing(YieldGroup &y) noexcept;
   void progressEvent(unsigned worker) noexcept;
   uint64_t epoch() const noexcept;
   int64_t nowNs() const noexcept;

@@ -48,8 +48,8 @@ bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool progressed, bool &g
     if ((progressed && ++y.lockstepSteps >= kLockstepSteps) ||
         ++y.lockstepYields >= kLockstepYields)
       y.start = StartPhase::Free;
-    // Always back to the worker's loop: in parallel mode that hands the start token
-    // to the next group in the ring, whichever worker holds it.
+    // Always back to the worker's loop, which passes the turn to the next group in
+    // the ring, whichever worker it is on.
     go = true;
     return true;
   case StartPhase::Free: break;
