@@ -5,8 +5,18 @@
 namespace corpus {
 namespace {
 
-constexpr int kHoldMax = 32;  // hold time inside a critical section: 0..31 iterations
-constexpr int kCapacity = 3;  // semaphore capacity C
+constexpr int kCapacity = 3; // semaphore capacity C
+
+// Hold times for the semaphores, g * K + k: mostly 0..63 delay iterations, one in
+// eight 2000..7999 (as kernels/mutex_cs.cl computes its own).
+std::vector<int> holdTimes(size_t n, unsigned salt) {
+  std::vector<int> hold(n);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned h = hostHash(salt * 40503u + (unsigned)i);
+    hold[i] = (h & 7) == 0 ? 2000 + (int)(h % 6000) : (int)((h >> 3) % 64);
+  }
+  return hold;
+}
 
 class MutexCs : public Program {
 public:
@@ -19,7 +29,7 @@ public:
     Kernel k = s.kernel(prog, "mutex_cs");
     Buffer lock = s.buffer(std::vector<int>{0, 0});
     Buffer counter = s.buffer(std::vector<int>(ls, 0));
-    setArgs(k, lock, counter, (cl_int)p.iters, (cl_int)kHoldMax);
+    setArgs(k, lock, counter, (cl_int)p.iters);
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
       const int want = (int)p.groups * p.iters;
@@ -54,11 +64,11 @@ public:
                                   : std::vector<int>{kCapacity + 1});
     Buffer stats = s.buffer(std::vector<int>{0, 0, 0});
     Buffer perGroup = s.buffer(std::vector<int>(G, 0));
+    Buffer hold = s.buffer(holdTimes(G * p.iters, p.salt));
     if (ticket_)
-      setArgs(k, sem, stats, perGroup, (cl_int)kCapacity, (cl_int)p.iters,
-              (cl_int)kHoldMax);
+      setArgs(k, sem, stats, perGroup, hold, (cl_int)kCapacity, (cl_int)p.iters);
     else
-      setArgs(k, sem, stats, perGroup, (cl_int)p.iters, (cl_int)kHoldMax);
+      setArgs(k, sem, stats, perGroup, hold, (cl_int)p.iters);
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
       auto st = s.read<int>(stats, 3);

@@ -84,7 +84,7 @@ void markWrong(Outcome &out, const std::string &detail) {
 
 void Program::conclude(Outcome &out) const {
   out.result = std::string(info_.name) + ": " + statusName(out.status);
-  if (out.status != Outcome::Status::Ok)
+  if (out.status == Outcome::Status::Wrong || out.status == Outcome::Status::Failed)
     out.result += ": " + out.detail;
 }
 

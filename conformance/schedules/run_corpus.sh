@@ -11,13 +11,14 @@
 # BUILD_DIR holds fibercl.icd and conformance/schedules/schedule_corpus (or set
 # SCHEDULE_CORPUS=/path/to/schedule_corpus). Environment knobs: PARALLEL (parallel
 # repetitions per configuration, default 3), BOUNDS (default "1 2 4 8 0", 0 =
-# unbounded), ONLY (a regular expression on program names), STRICT_MET=1 (also
+# unbounded; spaces or commas), ONLY (a regular expression on program names), STRICT_MET=1 (also
 # require every litmus iteration to meet in seeded mode, a later requirement).
 set -uo pipefail
 build=${1:?usage: run_corpus.sh BUILD_DIR [SEEDS]}
 seeds=${2:-200}
 parallel=${PARALLEL:-3}
 bounds=${BOUNDS:-"1 2 4 8 0"}
+bounds=${bounds//,/ }
 only=${ONLY:-.}
 corpus=${SCHEDULE_CORPUS:-$build/conformance/schedules/schedule_corpus}
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$build/fibercl.icd}

@@ -56,12 +56,12 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
     : job(j), S(j.range.scheduling), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
   // Every resident group holds its fiber's stack and, with barriers, one per work-item
-  // but the first. Residency is bounded so that they fit in three quarters of the
-  // process's stack limit (stack_pool.hpp), the rest staying for other launches (idle
-  // pools are trimmed past half the limit).
+  // but the first. Residency is bounded so that they fit in half the process's stack
+  // limit (stack_pool.hpp), the rest staying for other runners' pools (a runner's idle
+  // pool is trimmed only by its own thread).
   const NDRange &R = j.range;
   uint64_t perGroup = 1 + (R.usesBarriers ? R.localSize[0] * R.localSize[1] * R.localSize[2] - 1 : 0);
-  uint64_t fit = std::max<uint64_t>(1, processStackLimit() * 3 / 4 / perGroup);
+  uint64_t fit = std::max<uint64_t>(1, processStackLimit() / 2 / perGroup);
   if (fit < n && (S.occupancy == 0 || fit < S.occupancy)) {
     S.occupancy = uint32_t(fit);
     occupancyFromStacks = true;

@@ -45,10 +45,10 @@ __kernel void sem_spin(volatile __global int *sem, volatile __global int *stats,
       atomic_max(&stats[1], atomic_inc(&stats[0]) + 1);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0)
-      corpus_delay(hold[g * entries + k]);
-    if (lid == 0)
-      per_group[g]++;
+    if (lid == 0) {
+      corpus_delay(hold[g * entries + k]); // hold time
+      per_group[g]++;                       // only this group writes it
+    }
     barrier(CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
       atomic_inc(&stats[2]);

@@ -46,10 +46,10 @@ __kernel void sem_ticket(__global atomic_int *sem, __global atomic_int *stats,
                                 memory_scope_device);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0)
-      corpus_delay(hold[g * entries + k]);
-    if (lid == 0)
-      per_group[g]++; // only this group writes it
+    if (lid == 0) {
+      corpus_delay(hold[g * entries + k]); // hold time
+      per_group[g]++;                       // only this group writes it
+    }
     barrier(CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
       atomic_fetch_add_explicit(&stats[2], 1, memory_order_relaxed,
