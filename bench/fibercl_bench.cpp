@@ -522,6 +522,99 @@ unsigned long long runNonce() {
 // An inter-work-group barrier among all launched groups, `rounds` times (the XF-less
 // counting barrier of the papers' persistent kernels). On a CPU OpenCL that runs each
 // work-group to completion it never finishes once groups outnumber threads, so it is
+// Atomics as clbench-style microbenchmarks and a histogram: none of them can wait for
+// another group, so none should pay for the scheduler (issue: "only what can block
+// pays"). atomic_local: every work-item increments a __local counter; atomic_group:
+// one global counter per group; atomic_global: one counter for the whole launch;
+// histogram: 256 bins in __local memory, each work-item counting 64 values (as the
+// vendors' SDK histograms do), merged into the global bins at the end.
+const char* kAtomicsSrc = R"CLC(
+__kernel void atomic_local(__global uint* out, int reps) {
+  __local uint c;
+  if (get_local_id(0) == 0) c = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = 0; r < reps; ++r) atomic_inc(&c);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = c;
+}
+__kernel void atomic_group(__global uint* counts, int reps) {
+  for (int r = 0; r < reps; ++r) atomic_inc(&counts[get_group_id(0)]);
+}
+__kernel void atomic_global(__global uint* count, int reps) {
+  for (int r = 0; r < reps; ++r) atomic_inc(count);
+}
+__kernel void histogram(__global const uint* data, __global uint* bins, __local uint* local_bins) {
+  uint lid = get_local_id(0), l = get_local_size(0);
+  for (uint b = lid; b < 256; b += l) local_bins[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  size_t base = get_group_id(0) * l * 64 + lid;
+  for (int i = 0; i < 64; ++i) {
+    uint v = data[base + i * l];
+    atomic_inc(&local_bins[v & 255]);
+    atomic_inc(&local_bins[(v >> 8) & 255]);
+    atomic_inc(&local_bins[(v >> 16) & 255]);
+    atomic_inc(&local_bins[v >> 24]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < 256; b += l)
+    if (local_bins[b]) atomic_add(&bins[b], local_bins[b]);
+}
+)CLC";
+
+// `which`: 0 atomic_local, 1 atomic_group, 2 atomic_global. 1M work-items in groups of
+// 256, `reps` increments each; the counters are checked.
+template <int Which>
+void BM_Atomic(benchmark::State& state, Target* t) {
+  const char* name = Which == 0 ? "atomic_local" : Which == 1 ? "atomic_group" : "atomic_global";
+  const size_t n = 1u << 20, local = 256, groups = n / local;
+  const cl_int reps = Which == 2 ? 1 : 16;
+  cl_kernel k = t->kernel(name, kAtomicsSrc, name);
+  cl_mem d = t->buffer(groups * 4);
+  setArg(k, 0, d);
+  setArg(k, 1, reps);
+  const cl_uint zero = 0;
+  auto launch = [&] {
+    ck(clEnqueueFillBuffer(t->q, d, &zero, 4, 0, groups * 4, 0, nullptr, nullptr), "fill");
+    t->enqueue(k, 1, &n, &local);
+    t->finish();
+  };
+  launch(); // warm-up, untimed
+  for (auto _ : state) launch();
+  std::vector<cl_uint> r = t->read<cl_uint>(d, groups);
+  if (Which == 2 ? r[0] != n * reps : r[groups - 1] != local * reps)
+    die(t->label + " " + name + ": wrong count");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n * reps));
+  clReleaseMemObject(d);
+}
+
+void BM_Histogram(benchmark::State& state, Target* t) {
+  const size_t n = 4u << 20, local = 256, items = n / 64;
+  std::vector<cl_uint> data(n);
+  std::vector<cl_uint> want(256, 0);
+  std::mt19937 rng(42);
+  for (cl_uint& v : data) {
+    v = rng();
+    for (int s = 0; s < 32; s += 8) ++want[(v >> s) & 255];
+  }
+  cl_kernel k = t->kernel("histogram", kAtomicsSrc, "histogram");
+  cl_mem dd = t->buffer(n * 4, data.data()), db = t->buffer(256 * 4);
+  setArg(k, 0, dd);
+  setArg(k, 1, db);
+  ck(clSetKernelArg(k, 2, 256 * 4, nullptr), "clSetKernelArg(local)");
+  const cl_uint zero = 0;
+  auto launch = [&] {
+    ck(clEnqueueFillBuffer(t->q, db, &zero, 4, 0, 256 * 4, 0, nullptr, nullptr), "fill");
+    t->enqueue(k, 1, &items, &local);
+    t->finish();
+  };
+  launch(); // warm-up, untimed
+  for (auto _ : state) launch();
+  if (t->read<cl_uint>(db, 256) != want) die(t->label + " histogram: wrong bins");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  clReleaseMemObject(dd);
+  clReleaseMemObject(db);
+}
+
 // FiberCL-only: it measures the scheduler (fair, unbounded: the default).
 const char* kInterGroupBarrierSrc = R"CLC(
 __kernel void gbarrier(__global atomic_int* arrived, __global int* out, int rounds) {
@@ -655,6 +748,10 @@ int main(int argc, char** argv) {
       {"reduction_16M_local256", BM_Reduction},
       {"sgemm_512_tile16", BM_Sgemm},
       {"barrier_loop_100", BM_BarrierLoop},
+      {"atomic_local_1M_x16", BM_Atomic<0>},
+      {"atomic_group_1M_x16", BM_Atomic<1>},
+      {"atomic_global_1M", BM_Atomic<2>},
+      {"histogram_4M_256bins", BM_Histogram},
       {"empty_kernel_latency", BM_EmptyKernelLatency},
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},

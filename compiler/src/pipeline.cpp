@@ -15,8 +15,10 @@
 //     values and LoopSimplify gives loops preheaders, so that YieldPointsPass can
 //     follow exit conditions and ScalarEvolution can bound trip counts; it then sees
 //     every atomic, fence, barrier and loop of a body in one function (and the
-//     barrier calls the markers became). LocalMemoryPass replaces __local variables
-//     by offsets (after inlining, their uses are all in bodies).
+//     barrier calls the markers became). GroupAtomicsPass then makes atomics on
+//     __local and private memory plain (YieldPointsPass has told them from global
+//     ones, and left them without yield points). LocalMemoryPass replaces __local
+//     variables by offsets (after inlining, their uses are all in bodies).
 //  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
 //     the bodies into them, which is what exposes the work-item loop to the
 //     vectoriser.
@@ -188,6 +190,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(WorkItemMarkersPass(sites));            // 4
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
     mpm.addPass(YieldPointsPass(sites));
+    mpm.addPass(GroupAtomicsPass());
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
   });

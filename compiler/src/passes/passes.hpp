@@ -110,6 +110,12 @@ struct YieldPointsPass : llvm::PassInfoMixin<YieldPointsPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// Makes atomics on __local and private memory plain operations: a work-group's
+// work-items run one at a time on one host thread (group_atomics.cpp says why).
+struct GroupAtomicsPass : llvm::PassInfoMixin<GroupAtomicsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // Turns kernel-scope __local variables into offsets in the work-group's local block
 // (ctx->local_mem), per kernel body, recording the block's static size.
 struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
