@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,9 @@ options:
                       parallel mode: no progress for this long is a deadlock (10)
   --trace FILE        write a Chrome trace (Perfetto opens it) of the schedule
   --report FILE       write deadlock reports as JSON
+  --ignore REGEX      explore: drop output lines matching REGEX before comparing
+                      (timings, addresses)
+  --status-only       explore: compare exit status and reports only, not output
   --help              this text
 
 Each option sets the FIBERCL_* environment variable of the same name
@@ -47,6 +52,8 @@ struct Options {
   std::map<std::string, std::string> env; // FIBERCL_* to set
   long seedFirst = -1, seedLast = -1;
   std::vector<char *> program;
+  bool statusOnly = false;   // explore: ignore the output
+  std::string ignorePattern; // explore: output lines to drop before comparing
 };
 
 [[noreturn]] void usageError(const std::string &message) {
@@ -77,6 +84,10 @@ Options parse(int argc, char **argv, bool explore) {
       std::fputs(kUsage, stdout);
       std::exit(0);
     }
+    if (explore && a == "--status-only") {
+      o.statusOnly = true;
+      continue;
+    }
     if (i + 1 >= argc)
       usageError("option " + a + " needs a value");
     std::string v = argv[++i];
@@ -88,6 +99,13 @@ Options parse(int argc, char **argv, bool explore) {
       o.seedLast = std::strtol(v.substr(dots + 2).c_str(), nullptr, 10);
       if (o.seedFirst < 0 || o.seedLast < o.seedFirst)
         usageError("bad seed range " + v);
+    } else if (explore && a == "--ignore") {
+      try {
+        std::regex check(v);
+      } catch (const std::regex_error &) {
+        usageError("--ignore takes a regular expression: " + v);
+      }
+      o.ignorePattern = v;
     } else if (explore && a == "--seed") {
       usageError("explore chooses the seeds: use --seeds A..B");
     } else if (envOf.count(a)) {
@@ -170,6 +188,19 @@ Run runOnce(const Options &o, long seed) {
   return r;
 }
 
+// The output explore compares: without the lines --ignore matches.
+std::string comparable(const Options &o, const std::string &out) {
+  if (o.ignorePattern.empty())
+    return out;
+  std::regex ignore(o.ignorePattern);
+  std::istringstream in(out);
+  std::string kept, line;
+  while (std::getline(in, line))
+    if (!std::regex_search(line, ignore))
+      kept += line + "\n";
+  return kept;
+}
+
 int explore(const Options &o) {
   applyEnvironment(o);
   std::string reference;
@@ -183,9 +214,10 @@ int explore(const Options &o) {
       why.push_back("deadlock");
     if (r.err.find("barrier divergence") != std::string::npos)
       why.push_back("barrier divergence");
+    std::string out = o.statusOnly ? std::string() : comparable(o, r.out);
     if (seed == o.seedFirst)
-      reference = r.out;
-    else if (r.out != reference)
+      reference = out;
+    else if (out != reference)
       why.push_back("output differs from seed " + std::to_string(o.seedFirst));
     if (why.empty()) {
       std::printf("seed %ld: ok\n", seed);
