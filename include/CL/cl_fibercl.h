@@ -1,10 +1,12 @@
 /* cl_fibercl_scheduling: FiberCL's extension for controlling and observing how
  * work-groups are scheduled. Installed with FiberCL; include after <CL/cl.h>.
  *
- * Scheduling applies to kernels that may yield: kernels with atomic or volatile
- * accesses (the compiler puts yield points after atomic operations and fences, after
- * barriers, and on the back-edges of loops that may spin). Other kernels run each
- * work-group to completion, at full speed.
+ * Scheduling applies to kernels that may block: kernels with a loop that may wait for
+ * another work-group (its exit depends on global memory another group can write).
+ * Kernels whose only inter-group accesses are global atomics or volatile accesses
+ * outside such loops are scheduled when a seed or an occupancy bound is set (for
+ * them or through the environment); otherwise, like every other kernel, each
+ * work-group runs to completion at full speed. README "Which kernels are scheduled".
  *
  * Per kernel, for its later launches (clSetKernelExecInfo); these override the
  * environment (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE, FIBERCL_SEED, FIBERCL_ADMISSION):
