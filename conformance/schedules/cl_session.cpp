@@ -158,8 +158,8 @@ cl_program Session::program(const std::vector<std::string> &files,
   for (auto &t : texts)
     ptrs.push_back(t.c_str());
   cl_int err;
-  cl_program p = clCreateProgramWithSource(context_, (cl_uint)ptrs.size(),
-                                           ptrs.data(), nullptr, &err);
+  cl_program p = clCreateProgramWithSource(context_, (cl_uint)ptrs.size(), ptrs.data(),
+                                           nullptr, &err);
   check(err, "clCreateProgramWithSource");
   err = clBuildProgram(p, 1, &device_, options.c_str(), nullptr, nullptr);
   if (err != CL_SUCCESS) {
@@ -168,8 +168,8 @@ cl_program Session::program(const std::vector<std::string> &files,
     std::string log(size, '\0');
     clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
     clReleaseProgram(p);
-    throw SetupError("clBuildProgram failed (" + std::to_string(err) + ") for " +
-                     key + ":\n" + log);
+    throw SetupError("clBuildProgram failed (" + std::to_string(err) + ") for " + key +
+                     ":\n" + log);
   }
   programs_[key] = p;
   return p;
@@ -191,8 +191,7 @@ Buffer Session::makeBuffer(size_t bytes, const void *init) {
 }
 
 void Session::readBuffer(const Buffer &b, size_t bytes, void *out) {
-  check(clEnqueueReadBuffer(queue_, b.get(), CL_TRUE, 0, bytes, out, 0, nullptr,
-                            nullptr),
+  check(clEnqueueReadBuffer(queue_, b.get(), CL_TRUE, 0, bytes, out, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
 }
 
@@ -209,8 +208,8 @@ LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
           "clSetKernelExecInfo(SCHEDULE)");
   }
   if (s.seeded)
-    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SEED_FIBERCL,
-                              sizeof s.seed, &s.seed),
+    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof s.seed,
+                              &s.seed),
           "clSetKernelExecInfo(SEED)");
 
   LaunchResult r;
@@ -218,8 +217,8 @@ LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
   cl_event done = nullptr;
   {
     StderrCapture capture;
-    cl_int err = clEnqueueNDRangeKernel(queue_, k.get(), 1, nullptr, &global, &local,
-                                        0, nullptr, &done);
+    cl_int err = clEnqueueNDRangeKernel(queue_, k.get(), 1, nullptr, &global, &local, 0,
+                                        nullptr, &done);
     if (err == CL_SUCCESS) {
       // A failed command may make clFinish report an error too; the event's
       // status is what says how the command ended.

@@ -77,8 +77,7 @@ public:
   // Builds (once per process) the concatenation of kernel files with options.
   // The files are passed as separate strings of one program, not #included, so
   // FiberCL's build cache sees every byte of them.
-  cl_program program(const std::vector<std::string> &files,
-                     const std::string &options);
+  cl_program program(const std::vector<std::string> &files, const std::string &options);
   Kernel kernel(cl_program program, const char *name);
 
   template <class T> Buffer buffer(const std::vector<T> &init) {

@@ -23,8 +23,7 @@ public:
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups, ls = p.local;
-    cl_program prog =
-        s.program({"common.cl", "counter_barrier.cl"}, "-cl-std=CL1.2");
+    cl_program prog = s.program({"common.cl", "counter_barrier.cl"}, "-cl-std=CL1.2");
     Kernel k = s.kernel(prog, "counter_barrier_rounds");
     Buffer bar = s.buffer(std::vector<int>{0, 0});
     Buffer data = s.buffer(std::vector<int>(2 * G * ls, 0));
@@ -82,8 +81,8 @@ public:
       : Program({"lone_last",
                  "G-1 groups count themselves done and finish; the last waits for "
                  "them, then runs one long delay loop alone (iters iterations)",
-                 "delay loops of seed 003 §5 (backoff) in a lone group",
-                 Expect::Ok, GroupRule::Fixed, 8, 64, 200000}) {}
+                 "delay loops of seed 003 §5 (backoff) in a lone group", Expect::Ok,
+                 GroupRule::Fixed, 8, 64, 200000}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     cl_program prog = s.program({"common.cl", "delay.cl"}, "-cl-std=CL2.0");

@@ -11,8 +11,8 @@ public:
       : Program({"bug_never_admitted",
                  "BUG B2: groups 0..G-2 spin on a flag only group G-1 sets; G = "
                  "bound + 1, admission in id order: G-1 is never admitted",
-                 "seed 000 §2.3 (spinning on a non-occupant group)",
-                 Expect::Deadlock, GroupRule::OverBound, 0, 64, 0}) {}
+                 "seed 000 §2.3 (spinning on a non-occupant group)", Expect::Deadlock,
+                 GroupRule::OverBound, 0, 64, 0}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     cl_program prog = s.program({"bugs.cl"}, "-cl-std=CL2.0");
@@ -55,8 +55,8 @@ public:
       : Program({"bug_lost_update",
                  "BUG B4: G groups x K=iters increments made of an atomic load and "
                  "an atomic store; some schedule loses an update (total < G*K)",
-                 "seed 004 §3 (atomicity assumptions)", Expect::Race,
-                 GroupRule::Fixed, 8, 64, 8}) {}
+                 "seed 004 §3 (atomicity assumptions)", Expect::Race, GroupRule::Fixed, 8,
+                 64, 8}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     cl_program prog = s.program({"bugs.cl"}, "-cl-std=CL2.0");

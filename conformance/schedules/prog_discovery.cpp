@@ -16,7 +16,6 @@ std::string discoveryOptions(const std::string &lock) {
   return "-cl-std=CL2.0 -DMUTEX_" + upper(lock);
 }
 
-
 // Checks the protocol's own postconditions (seed 000 §3.2): the poll is closed,
 // 1 <= count <= min(G, bound), exactly `count` groups participated and their
 // participating ids are 0..count-1. Returns count (0 if it is unusable).
@@ -31,7 +30,7 @@ int checkDiscovery(Outcome &out, const Params &p, const std::vector<int> &disc,
   }
   if (n < 1 || n > limit) {
     markWrong(out, "found " + std::to_string(n) + " participating groups, outside 1.." +
-                   std::to_string(limit));
+                       std::to_string(limit));
     return 0;
   }
   std::vector<int> ids;
@@ -41,7 +40,7 @@ int checkDiscovery(Outcome &out, const Params &p, const std::vector<int> &disc,
   std::sort(ids.begin(), ids.end());
   if ((int)ids.size() != n) {
     markWrong(out, std::to_string(ids.size()) + " groups participated but count is " +
-                   std::to_string(n));
+                       std::to_string(n));
     return 0;
   }
   for (int i = 0; i < n; ++i)
@@ -58,13 +57,13 @@ public:
       : Program({"discovery_xf",
                  "discovery (--lock ticket|spin), then R=iters rounds of the XF "
                  "barrier among participants, neighbour data checked; 256 groups",
-                 "seed 000 Fig. 3, Table 2, §4 (XF + atomics); seed 003 §5",
-                 Expect::Ok, GroupRule::Fixed, 256, 64, 4, "ticket", true}) {}
+                 "seed 000 Fig. 3, Table 2, §4 (XF + atomics); seed 003 §5", Expect::Ok,
+                 GroupRule::Fixed, 256, 64, 4, "ticket", true}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups, ls = p.local;
-    cl_program prog = s.program(discoveryFiles("discovery_xf.cl"),
-                                discoveryOptions(p.lock));
+    cl_program prog =
+        s.program(discoveryFiles("discovery_xf.cl"), discoveryOptions(p.lock));
     Kernel k = s.kernel(prog, "discovery_xf");
     Buffer mutex = s.buffer(std::vector<int>{0, 0});
     Buffer disc = s.buffer(std::vector<int>{1, 0});
@@ -78,14 +77,14 @@ public:
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
       int n = checkDiscovery(out, p, s.read<int>(disc, 2), s.read<int>(M, G),
-                                  s.read<int>(part, G));
+                             s.read<int>(part, G));
       auto err = s.read<int>(errors, G * ls);
       for (size_t i = 0; i < (size_t)n * ls; ++i)
         if (err[i] != 0) {
           markWrong(out, err[i] < 0 ? "participant " + std::to_string(i / ls) +
-                                      " did not finish its rounds"
-                                : "participant " + std::to_string(i / ls) +
-                                      " read stale neighbour data after a barrier");
+                                          " did not finish its rounds"
+                                    : "participant " + std::to_string(i / ls) +
+                                          " read stale neighbour data after a barrier");
           break;
         }
     }
@@ -154,8 +153,8 @@ public:
       : Program({"bfs",
                  "discovery, then level-synchronous BFS over a generated graph of "
                  "iters vertices with an XF barrier per level; levels vs host BFS",
-                 "seed 000 §5.2 (persistent-thread graph apps), Fig. 4(b)",
-                 Expect::Ok, GroupRule::Fixed, 64, 64, 256, "ticket", true}) {}
+                 "seed 000 §5.2 (persistent-thread graph apps), Fig. 4(b)", Expect::Ok,
+                 GroupRule::Fixed, 64, 64, 256, "ticket", true}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups;
@@ -189,8 +188,8 @@ public:
       for (int v = 0; v < V; ++v)
         if (got[v] != want[v]) {
           markWrong(out, "vertex " + std::to_string(v) + " at level " +
-                         std::to_string(got[v]) + ", host BFS says " +
-                         std::to_string(want[v]));
+                             std::to_string(got[v]) + ", host BFS says " +
+                             std::to_string(want[v]));
           break;
         }
       auto runs = s.read<int>(levelsRun, G);

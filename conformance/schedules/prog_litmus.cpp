@@ -48,9 +48,8 @@ public:
             markWrong(out, "iteration " + std::to_string(i) + " left results " +
                                std::to_string(r0) + "," + std::to_string(r1));
           } else if (r0 == f_.r0 && r1 == f_.r1) {
-            markWrong(out, "forbidden outcome r0=" + std::to_string(r0) +
-                               " r1=" + std::to_string(r1) + " in iteration " +
-                               std::to_string(i));
+            markWrong(out, "forbidden outcome r0=" + std::to_string(r0) + " r1=" +
+                               std::to_string(r1) + " in iteration " + std::to_string(i));
           }
           const int a = ms[(2 * q) * I + i], b = ms[(2 * q + 1) * I + i];
           if (a < 0 || b < 0)
@@ -103,8 +102,17 @@ public:
 };
 
 ProgramInfo litmusInfo(const char *name, const char *what) {
-  return ProgramInfo{name,  what, "seed 004 Table 3; OpenCL 2.0 orders forbid it",
-                     Expect::Ok, GroupRule::Fixed, 2, 64, 50, "", false, true};
+  return ProgramInfo{name,
+                     what,
+                     "seed 004 Table 3; OpenCL 2.0 orders forbid it",
+                     Expect::Ok,
+                     GroupRule::Fixed,
+                     2,
+                     64,
+                     50,
+                     "",
+                     false,
+                     true};
 }
 
 } // namespace

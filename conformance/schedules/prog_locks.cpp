@@ -60,8 +60,8 @@ public:
         ticket_ ? s.program({"common.cl", "semaphore_ticket.cl"}, "-cl-std=CL2.0")
                 : s.program({"common.cl", "semaphore_spin.cl"}, "-cl-std=CL1.2");
     Kernel k = s.kernel(prog, ticket_ ? "sem_ticket" : "sem_spin");
-    Buffer sem = s.buffer(ticket_ ? std::vector<int>{0, 0, 0}
-                                  : std::vector<int>{kCapacity + 1});
+    Buffer sem =
+        s.buffer(ticket_ ? std::vector<int>{0, 0, 0} : std::vector<int>{kCapacity + 1});
     Buffer stats = s.buffer(std::vector<int>{0, 0, 0});
     Buffer perGroup = s.buffer(std::vector<int>(G, 0));
     Buffer hold = s.buffer(holdTimes(G * p.iters, p.salt));
@@ -75,8 +75,10 @@ public:
       auto per = s.read<int>(perGroup, G);
       const int want = (int)G * p.iters;
       if (st[1] > kCapacity)
-        markWrong(out, std::to_string(st[1]) + " groups held the semaphore at once "
-                       "(capacity " + std::to_string(kCapacity) + ")");
+        markWrong(out, std::to_string(st[1]) +
+                           " groups held the semaphore at once "
+                           "(capacity " +
+                           std::to_string(kCapacity) + ")");
       if (st[2] != want)
         markWrong(out, "total entries " + std::to_string(st[2]) + ", expected " +
                            std::to_string(want));
@@ -122,8 +124,7 @@ void addLockPrograms(ProgramList &list) {
                "seed 003 Alg. 2 with backoff"),
       "BACKOFF"));
   list.push_back(std::make_unique<MutexCs>(
-      lockInfo("mutex_ticket",
-               "as mutex_spin, with the fetch-and-add ticket lock",
+      lockInfo("mutex_ticket", "as mutex_spin, with the fetch-and-add ticket lock",
                "seed 003 Alg. 3 (FA mutex); seed 000 §5.1 ticket-lock"),
       "TICKET"));
   list.push_back(std::make_unique<Semaphore>(

@@ -34,11 +34,11 @@ struct ProgramInfo {
   GroupRule groupRule = GroupRule::Fixed;
   cl_uint fixedGroups = 8;
   size_t local = 64;
-  int iters = 4;                   // its R / K / ITER (see `what`)
-  const char *defaultLock = "";    // non-empty: takes --lock ticket|spin
-  bool reportsFound = false;       // discovery-based: participating groups
-  bool reportsMet = false;         // litmus / handshake: iterations met
-  bool unfair = false;             // runs under the unfair policy by default
+  int iters = 4;                // its R / K / ITER (see `what`)
+  const char *defaultLock = ""; // non-empty: takes --lock ticket|spin
+  bool reportsFound = false;    // discovery-based: participating groups
+  bool reportsMet = false;      // litmus / handshake: iterations met
+  bool unfair = false;          // runs under the unfair policy by default
 };
 
 struct Params {

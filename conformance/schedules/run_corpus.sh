@@ -9,14 +9,19 @@
 #   conformance/schedules/run_corpus.sh BUILD_DIR [SEEDS]
 #
 # BUILD_DIR holds fibercl.icd and conformance/schedules/schedule_corpus (or set
-# SCHEDULE_CORPUS=/path/to/schedule_corpus). Environment knobs: PARALLEL (parallel
-# repetitions per configuration, default 3), BOUNDS (default "1 2 4 8 0", 0 =
-# unbounded; spaces or commas), ONLY (a regular expression on program names), STRICT_MET=1 (also
-# require every litmus iteration to meet in seeded mode, a later requirement).
+# SCHEDULE_CORPUS=/path/to/schedule_corpus). Environment knobs:
+#   PARALLEL      parallel-mode repetitions per configuration (default 3)
+#   BUG_PARALLEL  the same for the buggy programs (default 2; each waits out the
+#                 2 s deadlock timeout)
+#   BOUNDS        occupancy bounds, spaces or commas, 0 = unbounded ("1 2 4 8 0")
+#   ONLY          a regular expression on program names
+#   STRICT_MET=1  also require every litmus iteration to meet in seeded mode (a
+#                 later requirement)
 set -uo pipefail
 build=${1:?usage: run_corpus.sh BUILD_DIR [SEEDS]}
 seeds=${2:-200}
 parallel=${PARALLEL:-3}
+bug_parallel=${BUG_PARALLEL:-2}
 bounds=${BOUNDS:-"1 2 4 8 0"}
 bounds=${bounds//,/ }
 only=${ONLY:-.}
@@ -26,12 +31,9 @@ unset FIBERCL_SEED FIBERCL_OCCUPANCY FIBERCL_SCHEDULE FIBERCL_ADMISSION
 [[ -x $corpus ]] || { echo "run_corpus.sh: no executable $corpus" >&2; exit 2; }
 
 false_reports=0 failures=0 rows=0
+row_format='| %-22s | %-6s | %-9s | %-14s | %4s | %4s | %5s | %8s | %6s | %-16s | %-4s |\n'
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
-
-field() { # KEY LINE: the value of KEY=... in a RESULT line
-  sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"
-}
 
 # run CLASS(correct|buggy) ARGS...: one schedule_corpus invocation; each RESULT
 # line becomes a table row.
@@ -50,26 +52,22 @@ run() {
     sed 's/^/    /' <<<"$out" | head -20
     return
   fi
+  local line kv
   while IFS= read -r line; do
-    local prog lock occ mode runs ok wrong dl failed extra verdict
-    prog=$(field program "$line")
-    lock=$(field lock "$line")
-    occ=$(field occupancy "$line")
-    mode=$(field mode "$line")
-    runs=$(field runs "$line")
-    ok=$(field ok "$line")
-    wrong=$(field wrong "$line")
-    dl=$(field deadlock "$line")
-    failed=$(field failed "$line")
-    verdict=$(field verdict "$line")
-    extra="$(field found "$line")$(field met "$line")"
-    [[ $(field policy "$line") == unfair ]] && mode="$mode,unfair"
-    printf '| %-22s | %-6s | %-9s | %-14s | %4s | %4s | %5s | %8s | %6s | %-16s | %-4s |\n' \
-      "$prog" "${lock:--}" "$occ" "$mode" "$runs" "$ok" "$wrong" "$dl" "$failed" \
-      "${extra:--}" "$verdict" >>"$table"
+    local -A f=()
+    for kv in $line; do # KEY=VALUE words of the RESULT line
+      [[ $kv == *=* ]] && f[${kv%%=*}]=${kv#*=}
+    done
+    local mode=${f[mode]}
+    [[ ${f[policy]} == unfair ]] && mode="$mode,unfair"
+    local extra="${f[found]:-}${f[met]:-}"
+    printf "$row_format" \
+      "${f[program]}" "${f[lock]:--}" "${f[occupancy]}" "$mode" "${f[runs]}" \
+      "${f[ok]}" "${f[wrong]}" "${f[deadlock]}" "${f[failed]}" "${extra:--}" \
+      "${f[verdict]}" >>"$table"
     rows=$((rows + 1))
-    [[ $class == correct ]] && false_reports=$((false_reports + dl))
-    if [[ $verdict != PASS ]]; then
+    [[ $class == correct ]] && false_reports=$((false_reports + f[deadlock]))
+    if [[ ${f[verdict]} != PASS ]]; then
       failures=$((failures + 1))
       echo "FAIL: schedule_corpus run $*"
       grep -A16 '^  first unexpected' <<<"$out" | sed 's/^/    /'
@@ -77,35 +75,31 @@ run() {
   done <<<"$results"
 }
 
-occ_args() { # BOUND -> --occupancy N
-  echo "--occupancy $1"
-}
-
 # Correct programs, at every bound.
 for n in $bounds; do
   both=(--seeds "1..$seeds" --parallel "$parallel")
   for lock in ticket spin; do
-    run correct discovery_xf --lock $lock $(occ_args "$n") "${both[@]}"
-    run correct bfs --lock $lock $(occ_args "$n") "${both[@]}"
+    run correct discovery_xf --lock $lock --occupancy "$n" "${both[@]}"
+    run correct bfs --lock $lock --occupancy "$n" "${both[@]}"
   done
   # Fixed-size sets launched with G = N (8 when unbounded).
-  run correct counter_barrier $(occ_args "$n") "${both[@]}"
-  run correct delay_rendezvous $(occ_args "$n") "${both[@]}"
+  run correct counter_barrier --occupancy "$n" "${both[@]}"
+  run correct delay_rendezvous --occupancy "$n" "${both[@]}"
   # Correct with any number of groups at any bound.
   for p in lone_last mutex_spin mutex_backoff mutex_ticket sem_spin sem_ticket; do
-    run correct $p $(occ_args "$n") "${both[@]}"
+    run correct $p --occupancy "$n" "${both[@]}"
   done
   # Pairs: bounded polls, so they complete even at occupancy 1 (never meeting
   # there); from 2 up, the handshake must meet in >= 90% of seeds.
   met=()
   ((n != 1)) && met=(--min-met 90)
-  run correct handshake $(occ_args "$n") --seeds "1..$seeds" "${met[@]}"
-  run correct handshake $(occ_args "$n") --parallel "$parallel"
+  run correct handshake --occupancy "$n" --seeds "1..$seeds" "${met[@]}"
+  run correct handshake --occupancy "$n" --parallel "$parallel"
   strict=()
   [[ ${STRICT_MET:-0} == 1 && $n != 1 ]] && strict=(--min-met 100)
   for p in litmus_mp litmus_sb litmus_lb litmus_corr; do
-    run correct $p $(occ_args "$n") --seeds "1..$seeds" "${strict[@]}"
-    run correct $p $(occ_args "$n") --parallel "$parallel"
+    run correct $p --occupancy "$n" --seeds "1..$seeds" "${strict[@]}"
+    run correct $p --occupancy "$n" --parallel "$parallel"
   done
 done
 
@@ -113,11 +107,13 @@ done
 bug_seeds=$((seeds < 100 ? seeds : 100))
 for n in 1 2 4 8; do
   run buggy bug_over_bound --occupancy $n --seeds "1..$bug_seeds"
-  FIBERCL_DEADLOCK_TIMEOUT=2 run buggy bug_over_bound --occupancy $n --parallel 2
+  FIBERCL_DEADLOCK_TIMEOUT=2 \
+    run buggy bug_over_bound --occupancy $n --parallel "$bug_parallel"
 done
 for n in 1 2 4; do
   run buggy bug_never_admitted --occupancy $n --seeds "1..$bug_seeds"
-  FIBERCL_DEADLOCK_TIMEOUT=2 run buggy bug_never_admitted --occupancy $n --parallel 2
+  FIBERCL_DEADLOCK_TIMEOUT=2 \
+    run buggy bug_never_admitted --occupancy $n --parallel "$bug_parallel"
 done
 # Seeded only: in parallel mode whether the spinner starves depends on which group
 # the workers start first.
@@ -127,7 +123,7 @@ run buggy bug_lost_update --seeds "1..$bug_seeds"
 run buggy bug_lost_update --occupancy 2 --seeds "1..$bug_seeds"
 
 echo
-printf '| %-22s | %-6s | %-9s | %-14s | %4s | %4s | %5s | %8s | %6s | %-16s | %-4s |\n' \
+printf "$row_format" \
   program lock occupancy mode runs ok wrong deadlock failed found/met verdict
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 cat "$table"

@@ -40,16 +40,15 @@ std::string reproduce(const ProgramInfo &info, const Options &o, const Params &p
 }
 
 void printResult(const ProgramInfo &info, const Params &p, const Schedule &base,
-                 const std::string &mode, const Tally &t, Expect expect,
-                 double minMet, bool pass) {
+                 const std::string &mode, const Tally &t, Expect expect, double minMet,
+                 bool pass) {
   std::printf("RESULT program=%s", info.name);
   if (!p.lock.empty())
     std::printf(" lock=%s", p.lock.c_str());
   std::printf(" occupancy=%s policy=%s mode=%s groups=%u runs=%d ok=%d wrong=%d "
               "deadlock=%d failed=%d",
-              boundName(p.bound).c_str(), base.unfair ? "unfair" : "fair",
-              mode.c_str(), p.groups, t.runs(), t.ok(), t.wrong(), t.deadlocks(),
-              t.failed());
+              boundName(p.bound).c_str(), base.unfair ? "unfair" : "fair", mode.c_str(),
+              p.groups, t.runs(), t.ok(), t.wrong(), t.deadlocks(), t.failed());
   if (info.reportsFound && !t.found().empty()) {
     const cl_uint limit = p.bound && p.bound < p.groups ? p.bound : p.groups;
     std::printf(" found=%d/%d/%d recall=%.1f%%", t.minFound(), t.medianFound(),
@@ -64,8 +63,8 @@ void printResult(const ProgramInfo &info, const Params &p, const Schedule &base,
 }
 
 // Runs one mode (seeded over a range, or parallel repetitions); true if it passed.
-bool runMode(Session &s, const Program &prog, const Options &o, Params p,
-             Schedule base, bool seeded, Expect expect) {
+bool runMode(Session &s, const Program &prog, const Options &o, Params p, Schedule base,
+             bool seeded, Expect expect) {
   const ProgramInfo &info = prog.info();
   const uint64_t first = seeded ? o.seedFirst : 1;
   const uint64_t last = seeded ? o.seedLast : (uint64_t)o.parallel;

@@ -41,7 +41,7 @@ __kernel void counter_barrier_rounds(volatile __global int *bar,
   int sense = 0; // only work-item 0's copy matters
   int bad = 0;
   for (int r = 0; r < rounds; ++r) {
-    volatile __global int *buf = data + (r & 1) * stride;
+    __global int *buf = data + (r & 1) * stride;
     buf[g * ls + lid] = corpus_round_value(r, g, lid);
     counter_barrier(bar, &sense, n);
     const int q = (g + 1) % n;
