@@ -50,10 +50,16 @@ void groupMain(bctx::transfer_t t) noexcept {
   __builtin_trap(); // a finished group is never resumed
 }
 
+// Threads that may run a launch at once: the pool's, and no more than the cores.
+unsigned runnersFor(unsigned workers) noexcept {
+  unsigned cores = std::thread::hardware_concurrency();
+  return std::max(1u, cores ? std::min(workers, cores) : workers);
+}
+
 } // namespace
 
 YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
-    : job(j), S(j.range.scheduling), total(n), remaining(n),
+    : job(j), S(j.range.scheduling), maxRunners(runnersFor(workers)), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
   // Every resident group holds its fiber's stack and, with barriers, one per work-item
   // but the first. Residency is bounded so that they fit in half the process's stack
@@ -377,6 +383,12 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     if (sh.ownerTaken.exchange(true))
       return;
     job.next.store(job.total, std::memory_order_release); // nobody else takes it
+  } else if (sh.runners.fetch_add(1, std::memory_order_acq_rel) >= sh.maxRunners) {
+    // As many threads as cores run the launch: a host thread helping in clFinish
+    // would be one more, and groups that wait for each other stall for a whole OS
+    // time slice whenever one of their threads is descheduled.
+    sh.runners.fetch_sub(1, std::memory_order_acq_rel);
+    return;
   }
   LocalSched L;
   L.runner = &r;
@@ -470,6 +482,8 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     sh.yieldsOut->fetch_add(L.yields, std::memory_order_relaxed);
   if (sh.switchesOut)
     sh.switchesOut->fetch_add(L.switches, std::memory_order_relaxed);
+  if (!sh.S.deterministic)
+    sh.runners.fetch_sub(1, std::memory_order_acq_rel);
   // Last: the final completion may release the launch.
   finishOne(done + L.lost);
 }

@@ -119,6 +119,8 @@ struct YieldShared {
   Scheduling S;                     // the launch's, occupancy possibly lowered:
   bool occupancyFromStacks = false; // the bound comes from the fiber-stack limit
   std::unique_ptr<SchedulerPolicy> policy;
+  unsigned maxRunners;                 // threads that may run the launch at once
+  std::atomic<unsigned> runners{0};    // ... running it now (parallel mode)
   uint64_t total;
   std::vector<uint64_t> order; // admission index -> group id (random admission)
   std::atomic<uint64_t> admitNext{0};
