@@ -114,6 +114,7 @@ struct TraceEvent {
 
 // Shared state of one yielding launch.
 struct YieldShared {
+  // `workers`: the pool's threads (the wave is shared among them).
   YieldShared(Job &job, uint64_t total, unsigned workers);
   Job &job;
   Scheduling S;                     // the launch's, occupancy possibly lowered:
@@ -182,7 +183,7 @@ struct YieldShared {
 
 // Runs (a share of) a yielding launch on the calling thread's runner until this
 // thread has nothing left to do for it. `complete(units)` completes job units.
-// `workers`: threads that may take part (the wave is shared among them).
+// In parallel mode at most YieldShared::maxRunners threads take part; others return.
 void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &complete) noexcept;
 
 // Admits the next waiting group on this worker if the bound allows (null if not).
