@@ -21,12 +21,14 @@ class Compiler : public CLTest {
  protected:
   // Builds `src` (made unique, so that no cache hides the build) with FIBERCL_DEBUG=ir
   // and returns kernel `name`; `ir` receives the final IR the build printed.
-  cl_kernel kernelWithIr(const std::string& src, const char* name, std::string& ir) {
+  cl_kernel kernelWithIr(const std::string& src, const char* name, std::string& ir,
+                         const std::string& options = "") {
     setenv("FIBERCL_DEBUG", "ir", 1);
     testing::internal::CaptureStderr();
     cl_kernel k = nullptr;
     try {
-      k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, name);
+      k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, name,
+                     options);
     } catch (...) {
       testing::internal::GetCapturedStderr();
       unsetenv("FIBERCL_DEBUG");
@@ -220,6 +222,59 @@ TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
   ASSERT_NE(begin, std::string::npos) << ir;
   std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
   EXPECT_NE(fn.find("__fibercl_host_run_items"), std::string::npos) << fn;
+}
+
+// The yield calls of a kernel's final IR: "w" for a waiting site (FIBERCL_SITE_WAITING,
+// printed as a negative i32), "p" for any other, in order.
+std::string yieldSites(const std::string& ir, const std::string& kernel) {
+  size_t begin = ir.find("define void @__fibercl_wg_" + kernel + "(");
+  if (begin == std::string::npos) return "<no entry>";
+  std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
+  std::string kinds;
+  for (size_t at = fn.find("@__fibercl_host_yield(ptr"); at != std::string::npos;
+       at = fn.find("@__fibercl_host_yield(ptr", at + 1)) {
+    size_t arg = fn.find("i32 ", at);
+    kinds += fn[arg + 4] == '-' ? 'w' : 'p';
+  }
+  return kinds;
+}
+
+// Loops that may wait for another group get waiting yield points; delay loops and
+// bounded polls do not (a group running them makes progress); __local atomics never
+// yield and are plain operations.
+TEST_F(Compiler, SpinLoopsAreToldFromLoopsThatEndByThemselves) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
+  std::string ir;
+  kernelWithIr(R"CLC(
+    __kernel void spin(__global volatile atomic_int* flag) {
+      while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_device) == 0) {}
+    }
+    __kernel void bounded(__global volatile atomic_int* flag, __global int* out, int n) {
+      volatile int sink = 0;
+      for (int i = 0; i < n; ++i) sink++;            // delay loop
+      int seen = 0;
+      for (int i = 0; i < 4000 && !seen; ++i)          // bounded poll
+        seen = atomic_load_explicit(flag, memory_order_acquire, memory_scope_device);
+      out[get_global_id(0)] = seen + sink;
+    }
+    __kernel void local_only(__global int* out) {
+      __local int c;
+      if (get_local_id(0) == 0) c = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&c);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = c;
+    })CLC", "spin", ir, "-cl-std=CL2.0");
+  std::string spin = yieldSites(ir, "spin"), bounded = yieldSites(ir, "bounded"),
+              localOnly = yieldSites(ir, "local_only");
+  EXPECT_NE(spin.find('w'), std::string::npos) << "spin: " << spin;
+  EXPECT_FALSE(bounded.empty()) << "the poll's atomic load is a yield point";
+  EXPECT_EQ(bounded.find('w'), std::string::npos) << "bounded: " << bounded;
+  EXPECT_EQ(localOnly, "") << "__local atomics never yield";
+  size_t begin = ir.find("define void @__fibercl_wg_local_only(");
+  ASSERT_NE(begin, std::string::npos);
+  std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
+  EXPECT_EQ(fn.find("atomicrmw"), std::string::npos) << "a __local atomic stays locked";
 }
 
 TEST_F(Compiler, RebuildOfTheSameSourceGivesAWorkingProgram) {
