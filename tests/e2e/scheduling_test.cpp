@@ -182,6 +182,40 @@ const char *kSpinWithBarrierSource = R"CLC(
     }
   })CLC";
 
+// A long computation in one group while the others wait for it is not a deadlock: the
+// computing group makes progress (it is at no waiting point), in parallel mode longer
+// than the deadlock timeout, and in every seed.
+const char *kLongComputeSource = R"CLC(
+  __kernel void compute_then_release(__global volatile atomic_int *flag, __global int *out) {
+    if (get_group_id(0) == 0) {
+      ulong x = 88172645463325252ul; // xorshift: a chain LLVM cannot fold
+      for (uint i = 0; i < 200000000u; ++i) { // ~0.3-0.6 s
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+      }
+      out[0] = (int)(x >> 40) | 1;
+      atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+    } else {
+      while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_device) == 0) {}
+      out[get_group_id(0)] = 1;
+    }
+  })CLC";
+
+TEST_F(Scheduling, LongComputationWhileOthersWaitIsNotADeadlock) {
+  SKIP_UNLESS_FIBERCL("deadlock detection");
+  for (const char *seed : {"", "3"}) {
+    ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "0.1"}, {"FIBERCL_SEED", seed}};
+    if (!*seed)
+      unsetenv("FIBERCL_SEED");
+    Outcome o = launch(kLongComputeSource, "compute_then_release", 4);
+    ASSERT_EQ(o.status, CL_COMPLETE) << (*seed ? "seeded" : "parallel") << "\n" << o.stderrText;
+    EXPECT_EQ(o.stderrText.find("deadlock"), std::string::npos) << o.stderrText;
+    for (size_t g = 1; g < o.out.size(); ++g)
+      EXPECT_EQ(o.out[g], 1);
+  }
+}
+
 class SpinWithBarrier : public Scheduling, public testing::WithParamInterface<bool> {};
 
 TEST_P(SpinWithBarrier, CompletesWhenFairAndIsReportedWhenBlocked) {
