@@ -24,6 +24,8 @@ const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 // How long a worker that has started its share of the wave waits for the other
 // workers to take theirs before it admits the rest itself.
 constexpr int64_t kWaveGraceNs = 200'000;
+// How long the gate or the lockstep turn may stand still before the start is ended.
+constexpr int64_t kStuckStartNs = 20'000'000;
 
 
 [[gnu::noinline]] bool guardedEntry(YieldGroup &y) noexcept {
@@ -336,6 +338,29 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
                     std::to_string(sh.info[y.gid].site.load()));
 }
 
+// While the GPU-like start lasts and the gate or the turn is on another worker. The
+// start only shapes the interleaving, so if it stops moving for kStuckStartNs (seen in
+// ~1 of 6 parallel runs of the corpus's sem_spin: the turn on a slot no worker holds
+// while a group past the start spun on this one; cause not found) it is ended rather
+// than waited for: groups still marked as in lockstep then run like the others.
+void checkTheStartMoves(YieldShared &sh, LocalSched &L) noexcept {
+  uint64_t where = sh.waveArrived.load(std::memory_order_acquire) << 32 |
+                   sh.turn.load(std::memory_order_acquire);
+  int64_t now = sh.nowNs();
+  if (where != L.startSeen) {
+    L.startSeen = where;
+    L.startSeenNs = now;
+  } else if (now - L.startSeenNs > kStuckStartNs) {
+    sh.gateOpen.store(true, std::memory_order_release);
+    sh.ringDone.store(true, std::memory_order_release);
+  }
+}
+
+void waitForTheStart(YieldShared &sh, LocalSched &L) noexcept {
+  checkTheStartMoves(sh, L);
+  std::this_thread::yield();
+}
+
 // What the worker runs next. While the wave is arriving: its share of the wave, and
 // those of its groups that have not reached the gate. Then, while the lockstep ring
 // lasts, the group whose turn it is if it is here (`ringStep`); otherwise newly
@@ -362,15 +387,19 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
         ringStep = true;
         return g;
       }
+    checkTheStartMoves(sh, L); // this worker's groups past the start run meanwhile
   }
   if (admitFirst || L.groups.empty()) {
     admitFirst = false;
     if (YieldGroup *y = admitGroup(r, sh, L))
       return y;
   }
+  // Once the ring has ended, a group still marked as in lockstep runs like any other
+  // (it leaves lockstep at its next yield point).
+  const bool ringOver = sh.ringDone.load(std::memory_order_acquire);
   L.runnable.clear();
   for (YieldGroup *g : L.groups)
-    if (g->start != StartPhase::Lockstep)
+    if (ringOver || g->start != StartPhase::Lockstep)
       L.runnable.push_back(g);
   return L.runnable.empty() ? nullptr : sh.policy->pick(L.runnable, last);
 }
@@ -438,8 +467,8 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
         continue;
       }
       watchdog(sh);
-      if (starting) { // the turn is on another worker: it comes back soon
-        std::this_thread::yield();
+      if (starting) { // the gate or the turn is on another worker: it comes back soon
+        waitForTheStart(sh, L);
         continue;
       }
       trimIdleStacks(r.stacks);

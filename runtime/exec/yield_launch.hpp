@@ -99,6 +99,8 @@ struct LocalSched {
   std::vector<YieldGroup *> runnable; // scratch: groups not held at the gate
   uint64_t waveAdmitted = 0;          // wave groups this worker admitted
   int64_t firstAdmitNs = -1;          // when it admitted its first wave group
+  uint64_t startSeen = ~0ull;         // arrivals and turn last seen while waiting
+  int64_t startSeenNs = 0;            // ... and since when
   uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
   uint64_t yields = 0;   // decisions taken at yield points (countdown ran out)
   uint64_t switches = 0; // of which suspended the group

@@ -45,6 +45,10 @@ bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool progressed, bool &g
     go = true;
     return true;
   case StartPhase::Lockstep:
+    if (sh.ringDone.load(std::memory_order_acquire)) { // the ring ended without it
+      y.start = StartPhase::Free;
+      return false;
+    }
     if ((progressed && ++y.lockstepSteps >= kLockstepSteps) ||
         ++y.lockstepYields >= kLockstepYields)
       y.start = StartPhase::Free;
