@@ -22,12 +22,22 @@ size_t indexOf(const std::vector<YieldGroup *> &v, YieldGroup *g) noexcept {
   return v.size();
 }
 
+// A few yield points of jitter on every countdown. With fixed countdowns a group
+// whose loop has an even number of yield points always gives its worker away at the
+// same one: a semaphore waiter that takes the word, yields, and puts it back was
+// always suspended holding the word, and the posters never got it (a livelock of the
+// schedule, not of the program).
+uint64_t jitter() noexcept {
+  thread_local SplitMix rng(uint64_t(reinterpret_cast<uintptr_t>(&rng)));
+  return rng.below(16);
+}
+
 class FairPolicy final : public SchedulerPolicy {
 public:
   const char *name() const noexcept override { return "fair"; }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
   uint64_t countdown(bool spinning) noexcept override {
-    return spinning ? kSpinCountdown : kProgressCountdown;
+    return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
   }
   bool switchAtYield(YieldGroup &, bool, bool canAdmit, size_t local) noexcept override {
     return canAdmit || local > 1;
@@ -47,7 +57,7 @@ public:
   const char *name() const noexcept override { return "unfair"; }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
   uint64_t countdown(bool spinning) noexcept override {
-    return spinning ? kSpinCountdown : kProgressCountdown;
+    return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
   }
   bool gpuLikeStart() const noexcept override { return false; }
   bool admitsInPlace() const noexcept override { return true; }
