@@ -328,11 +328,11 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
                     std::to_string(sh.info[y.gid].site.load()));
 }
 
-// While the GPU-like start lasts and the gate or the turn is on another worker. The
-// start only shapes the interleaving, so if it stops moving for kStuckStartNs (seen in
-// ~1 of 6 parallel runs of the corpus's sem_spin: the turn on a slot no worker holds
-// while a group past the start spun on this one; cause not found) it is ended rather
-// than waited for: groups still marked as in lockstep then run like the others.
+// While the GPU-like start lasts and the gate or the turn is not this worker's. The
+// start only shapes the interleaving, so if it stands still for kStuckStartNs it is
+// ended rather than waited for (a safety net: groups still marked as in lockstep then
+// run like the others; it never fired in the corpus runs once the countdown-parity
+// livelock was fixed).
 void checkTheStartMoves(YieldShared &sh, LocalSched &L) noexcept {
   uint64_t where = sh.waveArrived.load(std::memory_order_acquire) << 32 |
                    sh.turn.load(std::memory_order_acquire);
@@ -358,9 +358,10 @@ void waitForTheStart(YieldShared &sh, LocalSched &L) noexcept {
 YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *last,
                        bool &admitFirst, bool &ringStep) noexcept {
   if (!sh.gateOpen.load(std::memory_order_acquire)) {
-    // One worker admits the whole wave, so the lockstep ring is on one thread.
-    // (A ring across workers lost its turn in ~1 of 10 parallel runs of the corpus's
-    // sem_spin and livelocked; until that is understood, the wave is not shared.)
+    // One worker admits the whole wave, so the lockstep ring is on one thread. (The
+    // ring across workers worked, but was not re-validated after the countdown-parity
+    // livelock was found: sharing the wave again would give parallel mode back its
+    // second worker for the wave's groups.)
     unsigned owner = sh.waveOwner.load(std::memory_order_acquire);
     if (owner == kNoWorker &&
         sh.waveOwner.compare_exchange_strong(owner, L.worker, std::memory_order_acq_rel))
