@@ -115,7 +115,7 @@ struct TraceEvent {
 
 // Shared state of one yielding launch.
 struct YieldShared {
-  // `workers`: the pool's threads (the wave is shared among them).
+  // `workers`: the pool's threads (at most that many, and the cores, run the launch).
   YieldShared(Job &job, uint64_t total, unsigned workers);
   Job &job;
   Scheduling S;                     // the launch's, occupancy possibly lowered:
