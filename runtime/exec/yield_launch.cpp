@@ -21,9 +21,6 @@ namespace {
 using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
 const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 
-// How long a worker that has started its share of the wave waits for the other
-// workers to take theirs before it admits the rest itself.
-constexpr int64_t kWaveGraceNs = 200'000;
 // How long the gate or the lockstep turn may stand still before the start is ended.
 constexpr int64_t kStuckStartNs = 20'000'000;
 
@@ -77,8 +74,6 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
   policy = makePolicy(S);
   if (policy->gpuLikeStart()) {
     waveSize = std::min<uint64_t>(n, S.occupancy ? S.occupancy : kUnboundedWave);
-    unsigned w = S.deterministic ? 1 : maxRunners;
-    waveShare = (waveSize + w - 1) / w;
     gateOpen.store(waveSize == 0, std::memory_order_relaxed);
     ringDone.store(waveSize == 0, std::memory_order_relaxed);
     inRing.reset(new std::atomic<uint8_t>[waveSize]);
@@ -267,11 +262,6 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   sh.policy->admitted(*y);
   // A wave group stops at its first yield point (the gate).
   y->ys.countdown = y->inWave ? 1 : sh.policy->initialCountdown();
-  if (y->inWave) {
-    ++L.waveAdmitted;
-    if (L.firstAdmitNs < 0)
-      L.firstAdmitNs = sh.nowNs();
-  }
   char *top = stack->top();
   y->fctx = bctx::make_fcontext(top, size_t(top - stack->limit()), &groupMain);
   sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
@@ -368,10 +358,15 @@ void waitForTheStart(YieldShared &sh, LocalSched &L) noexcept {
 YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *last,
                        bool &admitFirst, bool &ringStep) noexcept {
   if (!sh.gateOpen.load(std::memory_order_acquire)) {
-    // This worker's share of the wave first; more of it only once the other workers
-    // have had time to take theirs (the lockstep ring then spans the workers).
-    if (sh.admitNext.load(std::memory_order_relaxed) < sh.waveSize &&
-        (L.waveAdmitted < sh.waveShare || sh.nowNs() - L.firstAdmitNs > kWaveGraceNs))
+    // One worker admits the whole wave, so the lockstep ring is on one thread. (The
+    // ring across workers worked, but was not re-validated after the countdown-parity
+    // livelock was found: sharing the wave again would give parallel mode back its
+    // second worker for the wave's groups.)
+    unsigned owner = sh.waveOwner.load(std::memory_order_acquire);
+    if (owner == kNoWorker &&
+        sh.waveOwner.compare_exchange_strong(owner, L.worker, std::memory_order_acq_rel))
+      owner = L.worker;
+    if (owner == L.worker && sh.admitNext.load(std::memory_order_relaxed) < sh.waveSize)
       if (YieldGroup *y = admitGroup(r, sh, L))
         return y;
     L.runnable.clear();

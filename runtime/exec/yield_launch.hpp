@@ -61,6 +61,7 @@ enum class StartPhase : uint8_t { Gated, Lockstep, Free };
 constexpr uint64_t kUnboundedWave = 1024;
 constexpr uint32_t kLockstepSteps = 16;
 constexpr uint32_t kLockstepYields = 1024;
+constexpr unsigned kNoWorker = ~0u;
 
 // One occupant work-group: its fiber, context and state (kept while suspended).
 struct YieldGroup {
@@ -97,8 +98,6 @@ struct LocalSched {
   std::vector<YieldGroup *> groups;
   std::vector<YieldGroup *> spare; // finished groups' objects, reused
   std::vector<YieldGroup *> runnable; // scratch: groups not held at the gate
-  uint64_t waveAdmitted = 0;          // wave groups this worker admitted
-  int64_t firstAdmitNs = -1;          // when it admitted its first wave group
   uint64_t startSeen = ~0ull;         // arrivals and turn last seen while waiting
   int64_t startSeenNs = 0;            // ... and since when
   uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
@@ -116,8 +115,7 @@ struct TraceEvent {
 
 // Shared state of one yielding launch.
 struct YieldShared {
-  // `workers`: the pool's threads (at most that many, and the cores, run the launch;
-  // the wave is shared among them).
+  // `workers`: the pool's threads (at most that many, and the cores, run the launch).
   YieldShared(Job &job, uint64_t total, unsigned workers);
   Job &job;
   Scheduling S;                     // the launch's, occupancy possibly lowered:
@@ -131,7 +129,7 @@ struct YieldShared {
   // The GPU-like start (fair policy; 0 = none): wave groups are admission indices
   // below waveSize; the gate opens when all have arrived.
   uint64_t waveSize = 0;
-  uint64_t waveShare = 0; // wave groups a worker admits before waiting for others
+  std::atomic<unsigned> waveOwner{~0u}; // the worker that admits the whole wave
   std::atomic<uint64_t> waveArrived{0};
   std::atomic<bool> gateOpen{true};
   // The lockstep ring: wave groups in the order they arrived at the gate (their
