@@ -358,10 +358,10 @@ void waitForTheStart(YieldShared &sh, LocalSched &L) noexcept {
 YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *last,
                        bool &admitFirst, bool &ringStep) noexcept {
   if (!sh.gateOpen.load(std::memory_order_acquire)) {
-    // One worker admits the whole wave, so the lockstep ring is on one thread. (The
-    // ring across workers worked, but was not re-validated after the countdown-parity
-    // livelock was found: sharing the wave again would give parallel mode back its
-    // second worker for the wave's groups.)
+    // One worker admits the whole wave, so the lockstep ring is on one thread. (A wave
+    // shared among the workers, the turn passing between them, made the spin lock's
+    // discovery recall fall to 51-69% at bounds 16-64: the other worker's groups past
+    // the start run while the ring waits for its turn. conformance/SCHEDULES.md.)
     unsigned owner = sh.waveOwner.load(std::memory_order_acquire);
     if (owner == kNoWorker &&
         sh.waveOwner.compare_exchange_strong(owner, L.worker, std::memory_order_acq_rel))
