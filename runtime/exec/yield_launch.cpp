@@ -391,10 +391,11 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
   }
   // Once the ring has ended, a group still marked as in lockstep runs like any other
   // (it leaves lockstep at its next yield point).
-  const bool ringOver = sh.ringDone.load(std::memory_order_acquire);
+  if (sh.ringDone.load(std::memory_order_acquire)) // the usual case: no copy to filter
+    return L.groups.empty() ? nullptr : sh.policy->pick(L.groups, last);
   L.runnable.clear();
   for (YieldGroup *g : L.groups)
-    if (ringOver || g->start != StartPhase::Lockstep)
+    if (g->start != StartPhase::Lockstep)
       L.runnable.push_back(g);
   return L.runnable.empty() ? nullptr : sh.policy->pick(L.runnable, last);
 }

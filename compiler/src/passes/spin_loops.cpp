@@ -188,7 +188,7 @@ bool isSharedVolatile(const llvm::Instruction &i) {
   return isVolatile && isShared(accessedPointer(i));
 }
 
-SpinLoops::SpinLoops(llvm::Function &, llvm::LoopInfo &loops, llvm::ScalarEvolution &scev)
+SpinLoops::SpinLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev)
     : loops_(loops) {
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
     if (!exitWaitsOnOthers(*loop))

@@ -16,7 +16,6 @@
 #include <llvm/ADT/SmallPtrSet.h>
 
 namespace llvm {
-class Function;
 class Instruction;
 class Loop;
 class LoopInfo;
@@ -42,7 +41,7 @@ bool isSharedVolatile(const llvm::Instruction &i);
 
 class SpinLoops {
 public:
-  SpinLoops(llvm::Function &body, llvm::LoopInfo &loops, llvm::ScalarEvolution &scev);
+  SpinLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev);
   bool empty() const { return spinning_.empty(); }
   bool spins(const llvm::Loop *loop) const { return spinning_.count(loop) != 0; }
   // Is `i` inside a loop that may spin (reaching it again means waiting)?

@@ -163,12 +163,13 @@ private:
   llvm::Value *state_;
 };
 
-SiteInfo::Kind kindOf(const llvm::Instruction &i) {
+// The kind of the yield point after `i`; `atomic`: it is a shared atomic (else a
+// shared volatile access, a fence or a barrier).
+SiteInfo::Kind kindOf(const llvm::Instruction &i, bool atomic) {
   if (llvm::isa<llvm::FenceInst>(i))
     return SiteInfo::Kind::Fence;
   if (isHostBarrier(&i))
     return SiteInfo::Kind::Barrier;
-  bool atomic = isSharedAtomic(i);
   bool writes = !llvm::isa<llvm::LoadInst>(i);
   if (atomic)
     return writes ? SiteInfo::Kind::AtomicWrite : SiteInfo::Kind::AtomicRead;
@@ -183,7 +184,7 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
     if (!body.hasFnAttribute(kKernelAttr))
       continue;
     llvm::LoopInfo &loops = fam.getResult<llvm::LoopAnalysis>(body);
-    SpinLoops spin(body, loops, fam.getResult<llvm::ScalarEvolutionAnalysis>(body));
+    SpinLoops spin(loops, fam.getResult<llvm::ScalarEvolutionAnalysis>(body));
 
     // Everything is found (and classified) before any block is split.
     struct Point {
@@ -200,7 +201,7 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
         seesOthers |= atomic || vol;
         if (atomic || vol || isHostBarrier(&i) ||
             (llvm::isa<llvm::FenceInst>(i) && !isBarrierFence(i)))
-          after.push_back({&i, kindOf(i), spin.waitingAt(i)});
+          after.push_back({&i, kindOf(i, atomic), spin.waitingAt(i)});
         else if ((llvm::isa<llvm::StoreInst>(i) || llvm::isa<llvm::AnyMemIntrinsic>(i)) &&
                  isShared(accessedPointer(i)))
           writes.push_back(&i);
