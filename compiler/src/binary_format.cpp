@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 4; // 4: yields/mayBlock flags, waiting sites
+constexpr uint32_t kFormatVersion = 5; // 4: yields/mayBlock flags, waiting sites; 5: cooperative
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -71,7 +71,7 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u64(k.privateMemSize);
   w.u32(k.usesBarriers);
   w.u32(k.usesPrintf);
-  w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1);
+  w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1 | uint32_t(k.cooperative) << 2);
   w.u32(uint32_t(k.sites.size()));
   for (const auto &site : k.sites) {
     w.u32(site.id);
@@ -104,6 +104,7 @@ KernelInfo readKernel(Reader &r) {
   uint32_t scheduling = r.u32();
   k.yields = scheduling & 1;
   k.mayBlock = scheduling & 2;
+  k.cooperative = scheduling & 4;
   uint32_t sites = r.u32();
   for (uint32_t i = 0; i < sites && r.ok; ++i) {
     SiteInfo site;

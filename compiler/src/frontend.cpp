@@ -3,6 +3,8 @@
 // Clang emits unoptimised IR; FiberCL's own pipeline (pipeline.cpp) optimises it.
 #include "frontend.hpp"
 
+#include "fibercl/builtins.hpp"
+
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -86,6 +88,11 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
   for (const auto &h : headers)
     memFS->addFile(std::string(kVirtualDir) + "/" + h.includeName, 0,
                    llvm::MemoryBuffer::getMemBufferCopy(h.source, h.includeName));
+  // FiberCL's kernel-side libraries, unless the program brings a header of that name
+  // (addFile keeps the first file added at a path).
+  for (const auto &h : builtins::servedHeaders())
+    memFS->addFile(std::string(kVirtualDir) + "/" + h.includeName, 0,
+                   llvm::MemoryBuffer::getMemBuffer(h.text, h.includeName));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memFS);

@@ -177,6 +177,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
 
   kernels = readKernelMetadata(m);                      // 1
   recordGlobalVariableBytes(m);
+  renameCooperativeQueries(m);
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
     return false;
   buildPhaseDone("builtins");
@@ -188,6 +189,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(InlinePreparationPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
     mpm.addPass(WorkItemMarkersPass(sites));            // 4
+    mpm.addPass(CooperativePass(sites));
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
     mpm.addPass(YieldPointsPass(sites));
     mpm.addPass(GroupAtomicsPass());
@@ -206,6 +208,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.usesPrintf = body->hasFnAttribute(kPrintfAttr);
     k.yields = body->hasFnAttribute(kYieldsAttr);
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
+    k.cooperative = body->hasFnAttribute(kCooperativeAttr);
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10,
                                                                          k.staticLocalSize);

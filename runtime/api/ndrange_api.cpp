@@ -43,7 +43,7 @@ exec::Scheduling schedulingFor(const Kernel &k) {
 std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
   static const char *const kinds[] = {"barrier", "loop poll",     "atomic read",
                                       "atomic write", "fence", "volatile read",
-                                      "volatile write"};
+                                      "volatile write", "cooperative"};
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~FIBERCL_SITE_WAITING;
   for (const compiler::SiteInfo &site : sites)
@@ -201,11 +201,15 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     // yield points are mere atomics is scheduled too when the user asked for a seed
     // (to explore interleavings) or an occupancy bound; else its groups run to
     // completion at full speed.
-    if (info.yields) {
+    if (info.yields || info.cooperative) {
       range.scheduling = schedulingFor(k);
-      range.mayYield = info.mayBlock || range.scheduling.deterministic ||
-                       range.scheduling.occupancy != 0;
+      range.mayYield = info.mayBlock || info.cooperative ||
+                       range.scheduling.deterministic || range.scheduling.occupancy != 0;
     }
+    // The cooperative kernels model numbers active groups 0..M-1 in one dimension.
+    check(info.cooperative && work_dim != 1, CL_INVALID_WORK_DIMENSION,
+          "a cooperative kernel (fibercl/cooperative.h) is launched in one dimension");
+    range.cooperative = info.cooperative;
     range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };
     auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));
     // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds

@@ -1,6 +1,7 @@
 // The executor: worker threads, the job queue, helping host threads and completion.
 #include "runtime/exec/executor.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -9,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/exec/device_slots.hpp"
 #include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/runner.hpp"
@@ -61,6 +63,16 @@ struct Executor::Impl {
   int sleepingWorkers = 0;          // guarded by m
   std::atomic<int> sleepingHelpers{0};
   bool stop = false;
+
+  DeviceSlots slots; // while a cooperative kernel runs (device_slots.hpp)
+  // Commands submitted while a cooperative kernel holds the workers run beside it on
+  // threads of their own (joined when done or at shutdown).
+  struct Beside {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::mutex besideM;
+  std::vector<Beside> beside;
 
   std::vector<std::unique_ptr<Runner>> workerRunners;
   std::vector<std::unique_ptr<Runner>> idleHelperRunners; // guarded by m
@@ -180,6 +192,45 @@ struct Executor::Impl {
     removeJob(&job);
   }
 
+  // Slots a kernel asks for beside a cooperative one: FIBERCL_MULTITASK_GROUPS if set
+  // (else 0: DeviceSlots::acquire's default), never more than its groups.
+  static uint32_t slotsWanted(const Job &job) {
+    uint64_t groups = job.numGroups[0] * job.numGroups[1] * job.numGroups[2];
+    uint64_t want = 0;
+    if (const char *env = std::getenv("FIBERCL_MULTITASK_GROUPS"))
+      want = std::strtoull(env, nullptr, 10);
+    if (want == 0)
+      want = UINT32_MAX;
+    return uint32_t(std::min<uint64_t>(want, groups));
+  }
+
+  void runBeside(JobRef job) {
+    std::lock_guard<std::mutex> lk(besideM);
+    for (size_t i = 0; i < beside.size();) // join the finished ones
+      if (beside[i].done->load()) {
+        beside[i].thread.join();
+        beside.erase(beside.begin() + i);
+      } else {
+        ++i;
+      }
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    beside.push_back(Beside{std::thread([this, job, done] {
+                              Runner runner(stackSize, &stacksCreated, &fiberGroups);
+                              setCurrentRunner(&runner);
+                              runner.alt.install();
+                              uint32_t held = 0;
+                              if (!job->isHost)
+                                held = slots.acquire(slotsWanted(*job), job->range.kernelName,
+                                                     job->range.scheduling.deadlockTimeoutSeconds);
+                              runUnits(*job, [&]() -> Runner & { return runner; });
+                              slots.release(held);
+                              runner.alt.uninstall();
+                              setCurrentRunner(nullptr);
+                              done->store(true);
+                            }),
+                            done});
+  }
+
   void workerMain(unsigned index) {
     Runner &r = *workerRunners[index];
     setCurrentRunner(&r);
@@ -235,6 +286,12 @@ Executor::Executor(unsigned threads) : impl_(std::make_unique<Impl>()) {
 
 Executor::~Executor() {
   {
+    std::lock_guard<std::mutex> lk(impl_->besideM);
+    for (auto &b : impl_->beside)
+      b.thread.join();
+    impl_->beside.clear();
+  }
+  {
     std::lock_guard<std::mutex> lk(impl_->m);
     impl_->stop = true;
   }
@@ -260,13 +317,18 @@ void Executor::runNDRange(NDRange range, Done done) {
   if (job->range.mayYield) {
     // Every group on its own fiber under job->range.scheduling (yield_launch.cpp).
     job->chunk = job->total;
-    job->yield = std::make_shared<YieldShared>(*job, job->total, impl_->threads);
+    job->yield = std::make_shared<YieldShared>(*job, job->total, impl_->threads,
+                                               job->range.cooperative ? &impl_->slots : nullptr);
     job->yield->yieldsOut = &impl_->yieldsTaken;
     job->yield->switchesOut = &impl_->groupSwitches;
     if (!job->range.scheduling.tracePath.empty()) {
       job->yield->traceLog = &impl_->traces;
       job->yield->tracePid = impl_->traces.reserve(job->range.scheduling.tracePath);
     }
+  }
+  if (!job->range.cooperative && impl_->slots.coopRunning()) {
+    impl_->runBeside(std::move(job)); // multitasking (device_slots.hpp)
+    return;
   }
   impl_->submit(std::move(job));
 }
@@ -276,6 +338,10 @@ void Executor::runHost(std::function<int32_t()> work, Done done) {
   job->isHost = true;
   job->host = std::move(work);
   job->done = std::move(done);
+  if (impl_->slots.coopRunning()) {
+    impl_->runBeside(std::move(job));
+    return;
+  }
   impl_->submit(std::move(job));
 }
 

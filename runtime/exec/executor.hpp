@@ -53,6 +53,9 @@ struct NDRange {
   // another group, or the user asked for a seed or a bound); otherwise each group runs
   // to completion on one worker (yield points, if any, never expire).
   bool mayYield = false;
+  // A cooperative kernel (fibercl/cooperative.h, 1-D, mayYield): its groups are killed
+  // and forked while it runs (coop_launch.hpp).
+  bool cooperative = false;
   Scheduling scheduling;
   // "file:line (kind)" of a barrier or yield site id, for reports; may be empty.
   std::function<std::string(uint32_t site)> describeSite;

@@ -73,6 +73,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   }
   ctx.work_dim = R.workDim;
   ctx.reserved = 0;
+  ctx.coop = 0; // cooperative kernels always run as yielding launches
   // Groups run to completion: yield points, if the kernel has any, never expire.
   r.unscheduled.countdown = uint64_t(1) << 62;
   ctx.yield_state = reinterpret_cast<uintptr_t>(&r.unscheduled);

@@ -7,6 +7,8 @@ extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
 extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
                                        fcl_u32 flags) noexcept;
 extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept;
+extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site,
+                                       uint8_t *frame, fcl_u64 frameSize) noexcept;
 
 namespace fibercl::exec {
 
@@ -16,6 +18,7 @@ std::map<std::string, void *> hostSymbols() {
       {FIBERCL_HOST_BARRIER, reinterpret_cast<void *>(&__fibercl_host_barrier)},
       {FIBERCL_HOST_YIELD, reinterpret_cast<void *>(&__fibercl_host_yield)},
       {FIBERCL_HOST_PRINTF, reinterpret_cast<void *>(&__fibercl_printf)},
+      {FIBERCL_HOST_COOP, reinterpret_cast<void *>(&__fibercl_host_coop)},
   };
 }
 

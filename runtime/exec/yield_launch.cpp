@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/job.hpp"
 
 namespace bctx = boost::context::detail;
@@ -57,7 +58,9 @@ unsigned runnersFor(unsigned workers) noexcept {
 
 } // namespace
 
-YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
+YieldShared::~YieldShared() = default;
+
+YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slots)
     : job(j), S(j.range.scheduling), maxRunners(runnersFor(workers)), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
   // Every resident group holds its fiber's stack and, with barriers, one per work-item
@@ -72,8 +75,17 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers)
     occupancyFromStacks = true;
   }
   policy = makePolicy(S);
+  uint64_t starting = n;
+  if (j.range.cooperative) {
+    // Active groups never exceed the bound, so the kernel never waits for a group that
+    // is not occupant (the model's fairness guarantee).
+    coop = std::make_unique<CoopLaunch>(uint32_t(n), S.occupancy, S.deterministic, S.seed,
+                                        remaining, slots);
+    starting = coop->initialStarts();
+    remaining.store(starting);
+  }
   if (policy->gpuLikeStart()) {
-    waveSize = std::min<uint64_t>(n, S.occupancy ? S.occupancy : kUnboundedWave);
+    waveSize = std::min<uint64_t>(starting, S.occupancy ? S.occupancy : kUnboundedWave);
     gateOpen.store(waveSize == 0, std::memory_order_relaxed);
     ringDone.store(waveSize == 0, std::memory_order_relaxed);
     inRing.reset(new std::atomic<uint8_t>[waveSize]);
@@ -128,7 +140,7 @@ uint64_t YieldShared::groupAt(uint64_t k) const noexcept {
 
 bool YieldShared::canAdmit() const noexcept {
   if (abandon.load(std::memory_order_relaxed) ||
-      admitNext.load(std::memory_order_relaxed) >= total)
+      (coop ? !coop->hasStart() : admitNext.load(std::memory_order_relaxed) >= total))
     return false;
   return S.occupancy == 0 || occupant.load(std::memory_order_relaxed) < S.occupancy;
 }
@@ -179,19 +191,32 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   } else if (sh.abandon.load(std::memory_order_relaxed)) {
     return nullptr;
   }
-  if (sh.admitNext.load(std::memory_order_relaxed) >= sh.total) {
-    if (bounded)
-      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
-    return nullptr;
+  GroupStart coopStart;
+  uint64_t k;
+  if (sh.coop) {
+    if (!sh.coop->takeStart(coopStart)) {
+      if (bounded)
+        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+      return nullptr;
+    }
+    k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel); // admission order only
+    if (!sh.coop->hasStart()) // later forks are admitted by the workers running it
+      sh.job.next.store(sh.job.total, std::memory_order_release);
+  } else {
+    if (sh.admitNext.load(std::memory_order_relaxed) >= sh.total) {
+      if (bounded)
+        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+      return nullptr;
+    }
+    k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel);
+    if (k >= sh.total) {
+      if (bounded)
+        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+      return nullptr;
+    }
+    if (k + 1 == sh.total)
+      sh.job.next.store(sh.job.total, std::memory_order_release); // leave the queue
   }
-  uint64_t k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel);
-  if (k >= sh.total) {
-    if (bounded)
-      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
-    return nullptr;
-  }
-  if (k + 1 == sh.total)
-    sh.job.next.store(sh.job.total, std::memory_order_release); // leave the queue
   Stack *stack = r.stacks.take();
   YieldGroup *y = nullptr;
   if (stack) {
@@ -236,7 +261,11 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->started = y->finished = y->aborted = false;
   y->sh = &sh;
   y->local = &L;
-  y->gid = sh.groupAt(k);
+  y->gid = sh.coop ? coopStart.gid : sh.groupAt(k);
+  y->startSite = coopStart.site;
+  y->startFrame = std::move(coopStart.frame);
+  y->coopCalls = 0;
+  y->coopAnswer = 0;
   y->stack = stack;
   y->localMem = lm;
   y->gs.runner = &r;
@@ -256,6 +285,7 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   c.work_dim = R.workDim;
   c.reserved = 0;
   c.local_mem = reinterpret_cast<uintptr_t>(lm);
+  c.coop = sh.coop ? reinterpret_cast<uintptr_t>(&sh.coop->view) : 0;
   c.runtime = reinterpret_cast<uintptr_t>(&y->gs);
   c.yield_state = reinterpret_cast<uintptr_t>(&y->ys);
   y->gs.ctx = &c;
@@ -423,6 +453,8 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     if (n == 0)
       return;
     if (sh.remaining.fetch_sub(n, std::memory_order_acq_rel) == n) {
+      if (sh.coop)
+        sh.coop->end();
       writeTrace(sh);
       complete(sh.total);
     }
@@ -439,9 +471,13 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
       }
       L.groups.clear();
       // Groups nobody admitted: whoever claims them completes them.
-      uint64_t k = sh.admitNext.exchange(sh.total, std::memory_order_acq_rel);
-      if (k < sh.total)
-        n += sh.total - k;
+      if (sh.coop) {
+        n += sh.coop->dropStarts();
+      } else {
+        uint64_t k = sh.admitNext.exchange(sh.total, std::memory_order_acq_rel);
+        if (k < sh.total)
+          n += sh.total - k;
+      }
       job.next.store(job.total, std::memory_order_release);
       done += n;
       break;
@@ -449,7 +485,8 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     bool ringStep = false;
     YieldGroup *next = chooseNext(r, sh, L, last, admitFirst, ringStep);
     if (!next) {
-      if (L.groups.empty() && sh.admitNext.load(std::memory_order_acquire) >= sh.total)
+      if (L.groups.empty() && (sh.coop ? !sh.coop->hasStart()
+                                       : sh.admitNext.load(std::memory_order_acquire) >= sh.total))
         break; // everything admitted; our groups are done
       const bool starting = !sh.ringDone.load(std::memory_order_acquire);
       if (sh.S.deterministic && !sh.abandon.load()) {

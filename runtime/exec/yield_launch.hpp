@@ -32,6 +32,8 @@ namespace fibercl::exec {
 
 struct Job;
 struct YieldShared;
+class CoopLaunch;
+class DeviceSlots;
 struct LocalSched;
 
 // Admitted: occupant, not started yet. Running/Spinning: started (Spinning: has
@@ -89,6 +91,12 @@ struct YieldGroup {
   bool started = false;
   bool finished = false;
   bool aborted = false;
+  // Cooperative launches: where the group starts (a fork site, 0 = the kernel's
+  // start) with the transmitted bytes, and its calls of FIBERCL_HOST_COOP so far.
+  uint32_t startSite = 0;
+  std::vector<uint8_t> startFrame;
+  uint64_t coopCalls = 0;
+  uint32_t coopAnswer = 0;
 };
 
 // One worker's view of a yielding launch.
@@ -116,7 +124,9 @@ struct TraceEvent {
 // Shared state of one yielding launch.
 struct YieldShared {
   // `workers`: the pool's threads (at most that many, and the cores, run the launch).
-  YieldShared(Job &job, uint64_t total, unsigned workers);
+  // `slots`: the device's ledger, for cooperative launches (may be null).
+  YieldShared(Job &job, uint64_t total, unsigned workers, DeviceSlots *slots = nullptr);
+  ~YieldShared();
   Job &job;
   Scheduling S;                     // the launch's, occupancy possibly lowered:
   bool occupancyFromStacks = false; // the bound comes from the fiber-stack limit
@@ -124,6 +134,8 @@ struct YieldShared {
   unsigned maxRunners;                 // threads that may run the launch at once
   std::atomic<unsigned> runners{0};    // ... running it now (parallel mode)
   uint64_t total;
+  // A cooperative kernel's group set (groups start from it instead of in id order).
+  std::unique_ptr<CoopLaunch> coop;
   std::vector<uint64_t> order; // admission index -> group id (random admission)
   std::atomic<uint64_t> admitNext{0};
   // The GPU-like start (fair policy; 0 = none): wave groups are admission indices

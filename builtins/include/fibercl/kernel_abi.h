@@ -53,7 +53,31 @@ typedef struct fcl_group_ctx {
   fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
   fcl_u64 yield_state; /* address of this group's fcl_yield_state (a never-expiring one
                           when the launch does not schedule groups) */
+  fcl_u64 coop;        /* address of the launch's fcl_coop_view if the kernel is
+                          cooperative, else 0 */
 } fcl_group_ctx;
+
+/* What a cooperative launch shows its kernels (read with volatile loads: it changes as
+ * groups are killed and forked). Written by the runtime under its lock. */
+typedef struct fcl_coop_view {
+  fcl_u64 active; /* M: get_num_groups(0) */
+} fcl_coop_view;
+
+/* Cooperative kernels (fibercl/cooperative.h): the builtins library calls the marker
+ *   fcl_u32 __fibercl_coop_point(fcl_u32 op);
+ * which the compiler replaces by FIBERCL_HOST_COOP(ctx, op, site, frame, frame_size):
+ * `frame` is the work-item's transmit frame (the bytes of its `transmit` variables).
+ * Every work-item of the group makes each call; the runtime decides once per group
+ * (at the first call of a barrier round) and gives the others the same answer. */
+#define FIBERCL_HOST_COOP "__fibercl_host_coop"
+#define FCL_COOP_ENTRY 0    /* at the start: returns the fork site to resume at (0: none),
+                               filling the frame with the transmitted bytes */
+#define FCL_COOP_KILL 1     /* offer_kill: returns FCL_COOP_LEAVE if accepted */
+#define FCL_COOP_FORK 2     /* request_fork: forked groups resume after it */
+#define FCL_COOP_BARRIER 3  /* global_barrier (waits) */
+#define FCL_COOP_RESIZE 4   /* resizing_global_barrier (waits; may leave; a fork site) */
+#define FCL_COOP_QUERY 5    /* cooperative_query: returns the groups wanted back */
+#define FCL_COOP_LEAVE 1u
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE), and the bytes a kernel that
  * calls work-group collective functions reserves in its local block for them (one

@@ -46,6 +46,7 @@ inline constexpr const char *kPrintfAttr = "fibercl-printf";             // call
 inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // bytes
 inline constexpr const char *kYieldsAttr = "fibercl-yields";       // has yield points
 inline constexpr const char *kMayBlockAttr = "fibercl-may-block";  // has a loop that may spin
+inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`
@@ -96,6 +97,23 @@ struct WorkItemMarkersPass : llvm::PassInfoMixin<WorkItemMarkersPass> {
   explicit WorkItemMarkersPass(SiteTable &table) : sites(&table) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
+
+// Cooperative kernels (fibercl/cooperative.h): replaces the builtins library's
+// __fibercl_coop_point(op) by calls of the runtime (FIBERCL_HOST_COOP), returns from
+// the body where the runtime says a group leaves, and makes request_fork and resizing
+// barriers places where a forked group can start: the body begins by asking the
+// runtime where to resume, copies the transmitted variables in, fills every other
+// private variable with 0xA5 bytes, and jumps there. Marks the body kCooperativeAttr.
+struct CooperativePass : llvm::PassInfoMixin<CooperativePass> {
+  SiteTable *sites;
+  explicit CooperativePass(SiteTable &table) : sites(&table) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// In a program that uses cooperative kernels, get_num_groups and get_global_size are
+// re-read at every call (the number of active groups changes): their calls go to the
+// builtins library's cooperative versions. Runs before the library is linked.
+void renameCooperativeQueries(llvm::Module &m);
 
 // Inserts yield points (kernel_abi.h) into kernel bodies that can see other
 // work-groups: after atomic and volatile accesses to global memory, after fences and

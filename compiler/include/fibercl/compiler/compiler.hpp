@@ -39,9 +39,10 @@ struct KernelArg {
 // A yield point or barrier call site of a kernel, for reports ("spinning at f.cl:12").
 struct SiteInfo {
   enum class Kind : uint32_t {
-    Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence, VolatileRead, VolatileWrite
+    Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence, VolatileRead, VolatileWrite,
+    Cooperative // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
   };
-  static constexpr Kind kLastKind = Kind::VolatileWrite;
+  static constexpr Kind kLastKind = Kind::Cooperative;
   // The `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD, without the
   // FIBERCL_SITE_WAITING bit.
   uint32_t id = 0;
@@ -65,6 +66,9 @@ struct KernelInfo {
   // fibers under the scheduler. A kernel that only `yields` does so in deterministic
   // mode (to explore interleavings); otherwise each group runs to completion.
   bool mayBlock = false;
+  // Calls the cooperative kernels functions (fibercl/cooperative.h): its groups are
+  // killed and forked at run time (always scheduled; 1-D launches only).
+  bool cooperative = false;
   std::vector<SiteInfo> sites;       // barrier and yield sites, by id
 };
 
