@@ -52,6 +52,12 @@ extern "C" {
 #define CL_ADMISSION_REVERSE_FIBERCL 1
 #define CL_ADMISSION_RANDOM_FIBERCL 2
 
+/* The kernel-side libraries <fibercl/primitives.h> and <fibercl/cooperative.h>
+ * (OpenCL C 2.0; served by FiberCL, installed in share/fibercl/opencl for other
+ * devices). The primitives take one context buffer of this many bytes, zero-filled
+ * once (clEnqueueFillBuffer); consecutive launches on an in-order queue reuse it. */
+#define FIBERCL_PRIMITIVES_CTX_BYTES (256 + 4 * 1024)
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,25 +15,6 @@ namespace {
 
 using namespace fcltest;
 
-// Sets FIBERCL_* variables for one scope (the runtime reads them at each launch of a
-// kernel that may yield).
-class ScopedEnv {
-public:
-  ScopedEnv(std::initializer_list<std::pair<const char *, std::string>> vars) {
-    for (auto &[name, value] : vars) {
-      names_.push_back(name);
-      setenv(name, value.c_str(), 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (const char *n : names_)
-      unsetenv(n);
-  }
-
-private:
-  std::vector<const char *> names_;
-};
-
 const char *kSpinSource = R"CLC(
   // Every group but the last waits for a flag that the last group sets: with as many
   // spinners as workers, only a scheduler that suspends spinning groups completes it.

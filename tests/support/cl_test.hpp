@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,25 @@ cl_platform_id findPlatform(const std::string& name, std::string* seen = nullptr
 // Runs fn with the process's stdout (fd 1) redirected into a temporary file and
 // returns what was written (C stdio is flushed before and after).
 std::string captureStdout(const std::function<void()>& fn);
+
+// Sets FIBERCL_* variables for one scope (the runtime reads them at each launch of a
+// kernel that may yield).
+class ScopedEnv {
+public:
+  ScopedEnv(std::initializer_list<std::pair<const char *, std::string>> vars) {
+    for (auto &[name, value] : vars) {
+      names_.push_back(name);
+      setenv(name, value.c_str(), 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (const char *n : names_)
+      unsetenv(n);
+  }
+
+private:
+  std::vector<const char *> names_;
+};
 
 // A __local kernel argument of the given size in bytes, for CLTest::setArgs.
 struct Local {

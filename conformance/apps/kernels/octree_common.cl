@@ -36,7 +36,7 @@ int octree_octant(float4 p, float cx, float cy, float cz) {
 // Work-item 0: create the non-empty octants as nodes and push them onto the group's
 // own queue q. cnt[o] points went to octant o, whose range ends at end[o].
 void octree_push_children(ws_pool *w, int q, octree_data *d, int depth, float x,
-                          float y, float z, float half, local atomic_int *cnt,
+                          float y, float z, float hside, local atomic_int *cnt,
                           local atomic_int *end) {
   int kids = 0;
   for (int o = 0; o < 8; ++o)
@@ -61,10 +61,10 @@ void octree_push_children(ws_pool *w, int q, octree_data *d, int depth, float x,
     child->count = c;
     child->depth = depth + 1;
     child->pad = 0;
-    child->x = (o & 1) ? x + half : x;
-    child->y = (o & 2) ? y + half : y;
-    child->z = (o & 4) ? z + half : z;
-    child->size = half;
+    child->x = (o & 1) ? x + hside : x;
+    child->y = (o & 2) ? y + hside : y;
+    child->z = (o & 4) ? z + hside : z;
+    child->size = hside;
     if (!ws_push_locked(w, q, id)) {
       ws_fail(w, 2);
       ws_task_done(w);
@@ -79,8 +79,8 @@ void octree_task(ws_pool *w, int q, int t, octree_data *d, local atomic_int *cnt
   const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
   global const octree_node *nd = &d->nodes[t];
   const int start = nd->start, count = nd->count, depth = nd->depth;
-  const float x = nd->x, y = nd->y, z = nd->z, half = nd->size * 0.5f;
-  const float cx = x + half, cy = y + half, cz = z + half;
+  const float x = nd->x, y = nd->y, z = nd->z, hside = nd->size * 0.5f;
+  const float cx = x + hside, cy = y + hside, cz = z + hside;
 
   if (count <= d->max_leaf || depth >= OCTREE_MAX_DEPTH) {
     if (lid == 0) {
@@ -122,7 +122,7 @@ void octree_task(ws_pool *w, int q, int t, octree_data *d, local atomic_int *cnt
     d->idx[i] = d->tmp[i];
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
-    octree_push_children(w, q, d, depth, x, y, z, half, cnt, end);
+    octree_push_children(w, q, d, depth, x, y, z, hside, cnt, end);
     ws_task_done(w);
   }
 }

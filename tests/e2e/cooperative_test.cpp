@@ -1,0 +1,262 @@
+// Cooperative kernels (<fibercl/cooperative.h>, seed 001) through the OpenCL API: the
+// active group count changing at resizing barriers and at offer_kill/request_fork,
+// transmitted variables, poisoned private state of forked groups, seeded decisions,
+// and a kernel on another queue getting work-groups from a running cooperative one.
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "cl_test.hpp"
+
+namespace fcltest {
+namespace {
+
+using Cooperative = CLTest;
+
+// Figure 4 of the paper, reduced: rounds of strided work over the active groups,
+// separated by resizing barriers; `round` and the data pointer are transmitted.
+const char *kResizeSource = R"CLC(
+  #include <fibercl/cooperative.h>
+  kernel void rounds(global int *data, int n, int rounds, global int *seen) {
+    transmit int round = 0;
+    transmit global int *d = data;
+    while (round < rounds) {
+      int stride = get_global_size(0);
+      for (int i = get_global_id(0); i < n; i += stride)
+        d[i] += 1;
+      if (get_local_id(0) == 0) {
+        atomic_max(&seen[0], (int)get_num_groups(0));
+        atomic_min(&seen[1], (int)get_num_groups(0));
+      }
+      resizing_global_barrier();
+      round++;
+    }
+  })CLC";
+
+// The work-stealing pattern: fork and offer to be killed before each task.
+const char *kTasksSource = R"CLC(
+  #include <fibercl/cooperative.h>
+  kernel void tasks(global atomic_int *next, int n, global int *done, global int *seen) {
+    for (;;) {
+      request_fork();
+      offer_kill();
+      int t = 0;
+      if (get_local_id(0) == 0)
+        t = atomic_fetch_add_explicit(next, 1, memory_order_relaxed, memory_scope_device);
+      t = work_group_broadcast(t, 0);
+      if (t >= n)
+        break;
+      done[t * get_local_size(0) + get_local_id(0)] += 1;
+      if (get_local_id(0) == 0)
+        atomic_max(&seen[0], (int)get_num_groups(0));
+    }
+  })CLC";
+
+struct RoundsResult {
+  cl_int status;
+  int wrong;  // elements not incremented exactly `rounds` times
+  int maxM, minM;
+};
+
+class CooperativeRun : public CLTest {
+protected:
+  RoundsResult runRounds(const char *source, int groups, int rounds) {
+    cl_kernel k = kernelFrom(source, "rounds", "-cl-std=CL2.0");
+    const int n = 777;
+    cl_mem data = bufferFrom(std::vector<cl_int>(n, 0));
+    cl_mem seen = bufferFrom(std::vector<cl_int>{0, 1 << 30});
+    setArgs(k, data, n, rounds, seen);
+    RoundsResult r{};
+    r.status = tryRun(k, {size_t(groups) * 8}, {8});
+    std::vector<cl_int> out = read<cl_int>(data, n);
+    for (cl_int v : out)
+      r.wrong += v != rounds;
+    std::vector<cl_int> m = read<cl_int>(seen, 2);
+    r.maxM = m[0];
+    r.minM = m[1];
+    return r;
+  }
+};
+
+TEST_F(CooperativeRun, ResizingBarrierKeepsEveryRoundWhateverTheGroupCount) {
+  SKIP_UNLESS_FIBERCL("cooperative kernels");
+  for (const char *bound : {"0", "1", "2", "4"}) {
+    ScopedEnv env{{"FIBERCL_OCCUPANCY", bound}};
+    RoundsResult r = runRounds(kResizeSource, 8, 12);
+    ASSERT_CL(r.status);
+    EXPECT_EQ(r.wrong, 0) << "bound " << bound;
+    int cap = std::string(bound) == "0" ? 8 : std::stoi(bound);
+    EXPECT_EQ(r.maxM, cap) << "all slots given when nothing else runs; bound " << bound;
+  }
+}
+
+TEST_F(CooperativeRun, SeededResizesChangeTheGroupCountAndStayCorrect) {
+  SKIP_UNLESS_FIBERCL("deterministic cooperative scheduling");
+  bool varied = false;
+  for (int seed = 1; seed <= 25; ++seed) {
+    ScopedEnv env{{"FIBERCL_SEED", std::to_string(seed)}};
+    RoundsResult r = runRounds(kResizeSource, 8, 12);
+    ASSERT_CL(r.status) << "seed " << seed;
+    ASSERT_EQ(r.wrong, 0) << "seed " << seed;
+    varied |= r.minM != r.maxM;
+  }
+  EXPECT_TRUE(varied) << "no seed resized the kernel";
+}
+
+TEST_F(CooperativeRun, SameSeedSameGroupCounts) {
+  SKIP_UNLESS_FIBERCL("deterministic cooperative scheduling");
+  ScopedEnv env{{"FIBERCL_SEED", "7"}};
+  RoundsResult a = runRounds(kResizeSource, 8, 12), b = runRounds(kResizeSource, 8, 12);
+  EXPECT_EQ(a.minM, b.minM);
+  EXPECT_EQ(a.maxM, b.maxM);
+}
+
+TEST_F(CooperativeRun, MissingTransmitShowsUpInForkedGroups) {
+  SKIP_UNLESS_FIBERCL("poisoned private state");
+  std::string source = kResizeSource;
+  source.replace(source.find("transmit int round"), 18, "int round");
+  int broken = 0;
+  for (int seed = 1; seed <= 8; ++seed) {
+    ScopedEnv env{{"FIBERCL_SEED", std::to_string(seed)}};
+    RoundsResult r = runRounds(source.c_str(), 8, 12);
+    broken += r.status != CL_SUCCESS || r.wrong != 0;
+  }
+  EXPECT_GT(broken, 0) << "forked groups read an untransmitted round counter, yet every "
+                          "seed gave the right result";
+}
+
+TEST_F(Cooperative, ForkAndKillBeforeEachTaskRunsEveryTaskOnce) {
+  SKIP_UNLESS_FIBERCL("cooperative kernels");
+  cl_kernel k = kernelFrom(kTasksSource, "tasks", "-cl-std=CL2.0");
+  const int tasks = 300, local = 4;
+  for (int seed = 0; seed <= 20; ++seed) {
+    ScopedEnv env{{"FIBERCL_SEED", seed ? std::to_string(seed) : std::string()}};
+    if (!seed)
+      unsetenv("FIBERCL_SEED");
+    cl_mem next = bufferFrom(std::vector<cl_int>{0});
+    cl_mem done = bufferFrom(std::vector<cl_int>(tasks * local, 0));
+    cl_mem seen = bufferFrom(std::vector<cl_int>{0});
+    setArgs(k, next, tasks, done, seen);
+    ASSERT_CL(tryRun(k, {size_t(6 * local)}, {size_t(local)})) << "seed " << seed;
+    std::vector<cl_int> out = read<cl_int>(done, tasks * local);
+    for (int i = 0; i < tasks * local; ++i)
+      ASSERT_EQ(out[i], 1) << "task item " << i << ", seed " << seed;
+  }
+}
+
+TEST_F(Cooperative, GlobalBarrierOrdersRounds) {
+  SKIP_UNLESS_FIBERCL("cooperative kernels");
+  // Each round reads the neighbour group's value of the previous round.
+  cl_kernel k = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void ring(global int *v, int rounds) {
+      int g = get_group_id(0), m = get_num_groups(0);
+      for (int r = 0; r < rounds; ++r) {
+        int left = v[(g + m - 1) % m];
+        global_barrier();
+        if (get_local_id(0) == 0) v[g] = left + 1;
+        global_barrier();
+      }
+    })CLC",
+                           "ring", "-cl-std=CL2.0");
+  for (const char *seed : {"", "3"}) {
+    ScopedEnv env{{"FIBERCL_OCCUPANCY", "0"}};
+    if (*seed)
+      setenv("FIBERCL_SEED", seed, 1);
+    cl_mem v = bufferFrom(std::vector<cl_int>(5, 0));
+    setArgs(k, v, 9);
+    ASSERT_CL(tryRun(k, {5 * 4}, {4}));
+    unsetenv("FIBERCL_SEED");
+    // A global barrier never resizes, but the seed may start fewer groups: read M.
+    std::vector<cl_int> out = read<cl_int>(v, 5);
+    int m = 0;
+    while (m < 5 && out[m] != 0)
+      ++m;
+    ASSERT_GE(m, 1);
+    for (int g = 0; g < m; ++g)
+      EXPECT_EQ(out[g], 9) << "group " << g << " of " << m;
+  }
+}
+
+TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
+  SKIP_UNLESS_FIBERCL("multitasking");
+  // The cooperative kernel cannot finish before the other kernel has run: its groups
+  // wait (offering to be killed) for a flag that only the other kernel sets. The
+  // other kernel needs work-group slots, which all belong to the cooperative kernel
+  // until it gives some back at offer_kill.
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"}, {"FIBERCL_DEADLOCK_TIMEOUT", "60"}};
+  cl_kernel coop = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void waiter(global atomic_int *flag, global int *seen) {
+      // offer_kill is a work-group function: the group decides together whether to go on.
+      while (work_group_broadcast(
+                 atomic_load_explicit(flag, memory_order_acquire, memory_scope_device), 0) == 0) {
+        if (get_local_id(0) == 0) {
+          atomic_max(&seen[0], (int)cooperative_query());
+          atomic_min(&seen[1], (int)get_num_groups(0));
+        }
+        offer_kill();
+      }
+    })CLC",
+                              "waiter", "-cl-std=CL2.0");
+  cl_kernel other = kernelFrom(R"CLC(
+    kernel void setter(global atomic_int *flag, global int *out) {
+      out[get_global_id(0)] = 2 * get_global_id(0);
+      if (get_global_id(0) == 0)
+        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+    })CLC",
+                               "setter", "-cl-std=CL2.0");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0});
+  cl_mem seen = bufferFrom(std::vector<cl_int>{0, 1 << 30});
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(coop, flag, seen);
+  setArgs(other, flag, out);
+  cl_int err;
+  cl_command_queue second = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  ASSERT_CL(err);
+  atTearDown([second] { clReleaseCommandQueue(second); });
+  size_t coopGlobal = 4 * 8, coopLocal = 8, otherGlobal = 64, otherLocal = 16;
+  cl_event coopDone = nullptr;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, coop, 1, nullptr, &coopGlobal, &coopLocal, 0,
+                                   nullptr, &coopDone));
+  keep(coopDone);
+  ASSERT_CL(clFlush(queue_));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0,
+                                   nullptr, nullptr));
+  ASSERT_CL(clFinish(second)); // completes while the cooperative kernel runs
+  cl_int coopStatus = 1;
+  ASSERT_CL(clGetEventInfo(coopDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof coopStatus,
+                           &coopStatus, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  ASSERT_CL(clGetEventInfo(coopDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof coopStatus,
+                           &coopStatus, nullptr));
+  EXPECT_EQ(coopStatus, CL_COMPLETE);
+  std::vector<cl_int> o = read<cl_int>(out, 64);
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(o[i], 2 * i);
+  std::vector<cl_int> s = read<cl_int>(seen, 2);
+  EXPECT_GT(s[0], 0) << "cooperative_query never asked for groups back";
+  EXPECT_LT(s[1], 4) << "no group was killed to make room";
+}
+
+TEST_F(Cooperative, CooperativeKernelsAreOneDimensional) {
+  SKIP_UNLESS_FIBERCL("cooperative kernels");
+  cl_kernel k = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void k(global int *p) { global_barrier(); p[0] = 1; })CLC",
+                           "k", "-cl-std=CL2.0");
+  cl_mem b = buffer(sizeof(cl_int));
+  setArgs(k, b);
+  EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION, tryRun(k, {4, 4}, {2, 2}));
+}
+
+TEST_F(Cooperative, HeadersNeedOpenCL2) {
+  SKIP_UNLESS_FIBERCL("served headers");
+  BuildResult r = tryBuild("#include <fibercl/cooperative.h>\nkernel void k() {}");
+  EXPECT_NE(r.err, CL_SUCCESS);
+  EXPECT_NE(r.log.find("needs OpenCL C 2.0"), std::string::npos) << r.log;
+}
+
+} // namespace
+} // namespace fcltest
