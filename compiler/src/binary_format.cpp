@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 5; // 4: yields/mayBlock flags, waiting sites; 5: cooperative
+constexpr uint32_t kFormatVersion = 5; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -78,6 +78,8 @@ void writeKernel(Writer &w, const KernelInfo &k) {
     w.u32(uint32_t(site.kind) | uint32_t(site.waiting) << 8);
     w.u32(site.line);
     w.str(site.file);
+    w.str(site.function);
+    w.str(site.progress);
   }
   w.u32(uint32_t(k.args.size()));
   for (const auto &a : k.args) {
@@ -116,6 +118,8 @@ KernelInfo readKernel(Reader &r) {
     site.waiting = kind >> 8;
     site.line = r.u32();
     site.file = r.str();
+    site.function = r.str();
+    site.progress = r.str();
     k.sites.push_back(std::move(site));
   }
   uint32_t n = r.u32();

@@ -183,6 +183,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   buildPhaseDone("builtins");
 
   SiteTable sites;
+  readProgressAnnotations(m, sites);
   runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(SafeIntegerDivisionPass());             // 3
     mpm.addPass(KernelBodyPass());

@@ -47,9 +47,15 @@ std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t 
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~FIBERCL_SITE_WAITING;
   for (const compiler::SiteInfo &site : sites)
-    if (site.id == id)
-      return (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
-             std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] + ")";
+    if (site.id == id) {
+      std::string text = (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
+                         std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] + ")";
+      if (!site.function.empty())
+        text += " in " + site.function;
+      if (!site.progress.empty()) // a primitive that says what it needs of the scheduler
+        text += " [" + site.function + " assumes: " + site.progress + "]";
+      return text;
+    }
   return "site #" + std::to_string(id);
 }
 

@@ -74,6 +74,9 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slot
     S.occupancy = uint32_t(fit);
     occupancyFromStacks = true;
   }
+  // The cooperative kernels model guarantees fair scheduling of the active groups.
+  if (j.range.cooperative)
+    S.policy = Scheduling::Policy::Fair;
   policy = makePolicy(S);
   uint64_t starting = n;
   if (j.range.cooperative) {

@@ -170,5 +170,30 @@ TEST_F(Primitives, SemaphoresAdmitAtMostTheirValue) {
   }
 }
 
+TEST_F(Primitives, DeadlockReportNamesThePrimitiveAndItsAssumption) {
+  SKIP_UNLESS_FIBERCL("deadlock reports");
+  // Group 0 finishes holding the mutex: the others wait for ever.
+  cl_kernel k = kernelFrom(R"CLC(
+    #include <fibercl/primitives.h>
+    kernel void forgets(global fibercl_spin_mutex *m) {
+      if (get_local_id(0) == 0) {
+        fibercl_spin_lock(m);
+        if (get_group_id(0) != 0)
+          fibercl_spin_unlock(m);
+      }
+    })CLC",
+                           "forgets", "-cl-std=CL2.0");
+  ScopedEnv env{{"FIBERCL_SEED", "1"}};
+  cl_mem m = bufferFrom(std::vector<cl_int>{0});
+  setArgs(k, m);
+  testing::internal::CaptureStderr();
+  tryRun(k, {4 * 4}, {4});
+  std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_NE(report.find("deadlock in kernel 'forgets'"), std::string::npos) << report;
+  EXPECT_NE(report.find("in fibercl_spin_lock [fibercl_spin_lock assumes: occupant-fair"),
+            std::string::npos)
+      << report;
+}
+
 } // namespace
 } // namespace fcltest

@@ -35,6 +35,17 @@
 
 #define FIBERCL_DEV memory_scope_device
 
+/* A waiting function's progress assumption, for FiberCL's deadlock reports (which
+ * print it when a group is stuck inside the function). */
+#define FIBERCL_PROGRESS(text) __attribute__((annotate("fibercl.progress:" text)))
+#define FIBERCL_OCCUPANT_FAIR(who)                                                     \
+  FIBERCL_PROGRESS("occupant-fair: " who " keeps running (the occupancy-bound model's "  \
+                   "fair scheduling of started groups)")
+#define FIBERCL_ALL_OCCUPANT                                                           \
+  FIBERCL_PROGRESS("all-occupant: every participating group is occupant at once and "   \
+                   "scheduled fairly (fibercl_discover ensures it; a barrier among more "  \
+                   "groups than the occupancy bound deadlocks)")
+
 /* One launch's discovery state. Two of them alternate between launches (parity of
  * `generation`): the last group of a launch to finish discovery clears the other one
  * and advances the generation, so the next launch starts from a clean slot while this
@@ -79,6 +90,7 @@ static inline uint fibercl_total_groups(void) {
 
 /* ---- Discovery locks (one work-item) ---------------------------------------------- */
 
+FIBERCL_OCCUPANT_FAIR("the group holding the discovery lock")
 static inline void fibercl_discovery_lock(global fibercl_discovery_slot *s) {
 #ifdef FIBERCL_DISCOVERY_SPIN_LOCK
   uint expected = 0;
@@ -177,6 +189,7 @@ static inline size_t p_get_global_id(fibercl_participant p, uint dim) {
  * raises its flag; the master (participant 0) waits for every flag, then lowers them
  * all. A work-group function, called by every work-item of every participant.
  * [all-occupant] among participants: discovery guarantees it. */
+FIBERCL_ALL_OCCUPANT
 static inline void fibercl_xf_barrier(global void *ctx_, fibercl_participant *p) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
   size_t lid = get_local_linear_id(), lsize = fibercl_local_linear_size();
@@ -199,6 +212,7 @@ static inline void fibercl_xf_barrier(global void *ctx_, fibercl_participant *p)
 /* The atomic-counter barrier (the baseline of Stuart and Owens): one counter for all
  * rounds; round r waits until it reaches r * count. Same contract as the XF barrier.
  * [all-occupant] among participants. */
+FIBERCL_ALL_OCCUPANT
 static inline void fibercl_counter_barrier(global void *ctx_, fibercl_participant *p) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
   global fibercl_discovery_slot *s = &ctx->slot[p->slot];
@@ -229,6 +243,7 @@ typedef struct { atomic_uint word; } fibercl_spin_mutex;
 typedef struct { atomic_uint word; } fibercl_backoff_mutex;
 typedef struct { atomic_uint next, serving; } fibercl_ticket_mutex;
 
+FIBERCL_OCCUPANT_FAIR("the group holding the mutex")
 static inline void fibercl_spin_lock(global fibercl_spin_mutex *m) {
   uint expected = 0;
   while (!atomic_compare_exchange_strong_explicit(&m->word, &expected, 1u, memory_order_acquire,
@@ -241,6 +256,7 @@ static inline void fibercl_spin_unlock(global fibercl_spin_mutex *m) {
 
 /* Exponential backoff between attempts (a bounded delay loop, not a wait). */
 #define FIBERCL_BACKOFF_MAX 4096u
+FIBERCL_OCCUPANT_FAIR("the group holding the mutex")
 static inline void fibercl_backoff_lock(global fibercl_backoff_mutex *m) {
   uint delay = 16;
   for (;;) {
@@ -259,6 +275,7 @@ static inline void fibercl_backoff_unlock(global fibercl_backoff_mutex *m) {
 }
 
 /* Fetch-and-add (ticket) mutex: take a ticket, wait for the turn. */
+FIBERCL_OCCUPANT_FAIR("every group served before this ticket")
 static inline void fibercl_ticket_lock(global fibercl_ticket_mutex *m) {
   uint ticket = atomic_fetch_add_explicit(&m->next, 1u, memory_order_relaxed, FIBERCL_DEV);
   while (atomic_load_explicit(&m->serving, memory_order_acquire, FIBERCL_DEV) != ticket)
@@ -279,6 +296,7 @@ typedef struct { atomic_int count; atomic_uint ticket, turn; int value; } fiberc
 static inline void fibercl_spin_semaphore_init(global fibercl_spin_semaphore *s, int value) {
   atomic_store_explicit(&s->count, value, memory_order_release, FIBERCL_DEV);
 }
+FIBERCL_OCCUPANT_FAIR("each group inside the semaphore")
 static inline void fibercl_spin_sem_wait(global fibercl_spin_semaphore *s) {
   for (;;) {
     int c = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
@@ -298,6 +316,7 @@ static inline void fibercl_sleeping_semaphore_init(global fibercl_sleeping_semap
   s->value = value;
   atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, FIBERCL_DEV);
 }
+FIBERCL_OCCUPANT_FAIR("each group inside the semaphore")
 static inline void fibercl_sleeping_sem_wait(global fibercl_sleeping_semaphore *s) {
   int before = atomic_fetch_add_explicit(&s->count, 1, memory_order_acq_rel, FIBERCL_DEV);
   if (before < s->value)

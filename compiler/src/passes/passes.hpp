@@ -58,11 +58,18 @@ llvm::DILocation *giveSubprogram(llvm::Function &f, llvm::DISubprogram *like);
 // Site ids are unique within a module.
 struct SiteTable {
   std::map<std::string, std::vector<SiteInfo>> byKernel;
+  // Progress assumptions by function name (readProgressAnnotations).
+  std::map<std::string, std::string> progressOf;
   uint32_t nextId = 1;
   // Records a site at `at`'s source location in `body` and returns its id.
   uint32_t add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
                bool waiting = false);
 };
+
+// Functions annotated __attribute__((annotate("fibercl.progress:<text>"))) (the
+// primitives library's waiting functions): their names and texts, read before inlining;
+// the module's annotation list is dropped.
+void readProgressAnnotations(llvm::Module &m, SiteTable &sites);
 
 // Returns the body of kernel `name`, or nullptr.
 llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);

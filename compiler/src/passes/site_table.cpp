@@ -5,7 +5,10 @@
 
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Instruction.h>
+#include <llvm/IR/Module.h>
 
 namespace fibercl::compiler {
 
@@ -22,11 +25,43 @@ uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at,
       std::string dir = std::string(kVirtualSourceDir) + "/";
       if (site.file.rfind(dir, 0) == 0)
         site.file = site.file.substr(dir.size()); // "<source>" or a header's name
+      if (const llvm::DISubprogram *sp = loc->getScope()->getSubprogram()) {
+        site.function = sp->getName().str();
+        auto p = progressOf.find(site.function);
+        if (p != progressOf.end())
+          site.progress = p->second;
+      }
     }
   }
   std::string kernel = body.getFnAttribute(kKernelAttr).getValueAsString().str();
   byKernel[kernel].push_back(site);
   return site.id;
+}
+
+void readProgressAnnotations(llvm::Module &m, SiteTable &sites) {
+  llvm::GlobalVariable *list = m.getNamedGlobal("llvm.global.annotations");
+  if (!list || !list->hasInitializer())
+    return;
+  auto *entries = llvm::dyn_cast<llvm::ConstantArray>(list->getInitializer());
+  if (!entries)
+    return;
+  const llvm::StringRef prefix = "fibercl.progress:";
+  for (const llvm::Use &u : entries->operands()) {
+    auto *entry = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
+    if (!entry || entry->getNumOperands() < 2)
+      continue;
+    auto *fn = llvm::dyn_cast<llvm::Function>(entry->getOperand(0)->stripPointerCasts());
+    auto *text = llvm::dyn_cast<llvm::GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+    if (!fn || !text || !text->hasInitializer())
+      continue;
+    auto *data = llvm::dyn_cast<llvm::ConstantDataArray>(text->getInitializer());
+    if (!data || !data->isCString() || !data->getAsCString().starts_with(prefix))
+      continue;
+    sites.progressOf[fn->getName().str()] = data->getAsCString().substr(prefix.size()).str();
+  }
+  // The list would keep the annotated functions alive after inlining, with the
+  // builtins' markers in them.
+  list->eraseFromParent();
 }
 
 } // namespace fibercl::compiler

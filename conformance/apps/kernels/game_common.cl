@@ -95,14 +95,14 @@ int game_minimax(uint xb, uint ob) {
 }
 
 // Join (one work-item): node t has value v.
-void game_finish(game_data *d, int t, int v) {
+void game_finish(game_data d, int t, int v) {
   for (;;) {
-    global game_node *n = &d->nodes[t];
+    global game_node *n = &d.nodes[t];
     atomic_store_explicit(&n->value, v, memory_order_relaxed, memory_scope_device);
     const int p = n->parent;
     if (p < 0)
       return;
-    global game_node *pn = &d->nodes[p];
+    global game_node *pn = &d.nodes[p];
     if (game_x_to_move(pn->xb, pn->ob))
       atomic_fetch_max_explicit(&pn->value, v, memory_order_relaxed, memory_scope_device);
     else
@@ -117,26 +117,26 @@ void game_finish(game_data *d, int t, int v) {
 }
 
 // Fork (one work-item): a node per move of node t, pushed onto queue q.
-void game_fork(ws_pool *w, int q, game_data *d, int t) {
-  global game_node *n = &d->nodes[t];
+void game_fork(ws_pool w, int q, game_data d, int t) {
+  global game_node *n = &d.nodes[t];
   const uint xb = n->xb, ob = n->ob;
   const bool xm = game_x_to_move(xb, ob);
   const uint empty = ~(xb | ob) & 0x1ffu;
   const int kids = popcount(empty);
   atomic_store_explicit(&n->pending, kids, memory_order_relaxed, memory_scope_device);
   ws_add_pending(w, kids); // before the pushes: see ws_common.cl
-  ws_lock(&w->locks[q]);
+  ws_lock(&w.locks[q]);
   for (int c = 0; c < 9; ++c) {
     if (!((empty >> c) & 1u))
       continue;
-    const int id = atomic_fetch_add_explicit(d->node_count, 1, memory_order_relaxed,
+    const int id = atomic_fetch_add_explicit(d.node_count, 1, memory_order_relaxed,
                                              memory_scope_device);
-    if (id >= d->node_cap) {
+    if (id >= d.node_cap) {
       ws_fail(w, 1);
       ws_task_done(w); // the child is lost (and so the root's value); the host reports it
       continue;
     }
-    global game_node *child = &d->nodes[id];
+    global game_node *child = &d.nodes[id];
     child->parent = t;
     child->xb = xm ? xb | (1u << c) : xb;
     child->ob = xm ? ob : ob | (1u << c);
@@ -150,17 +150,17 @@ void game_fork(ws_pool *w, int q, game_data *d, int t) {
       ws_task_done(w);
     }
   }
-  ws_unlock(&w->locks[q]); // publishes the children
+  ws_unlock(&w.locks[q]); // publishes the children
 }
 
 // Process task t (a work-group function). best: one local counter.
-void game_task(ws_pool *w, int q, int t, game_data *d, local atomic_int *best) {
+void game_task(ws_pool w, int q, int t, game_data d, local atomic_int *best) {
   const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-  global game_node *n = &d->nodes[t];
+  global game_node *n = &d.nodes[t];
   const uint xb = n->xb, ob = n->ob;
   const int depth = n->depth;
   const int fin = game_final(xb, ob);
-  if (fin != GAME_OPEN || depth < d->split) {
+  if (fin != GAME_OPEN || depth < d.split) {
     if (lid == 0) {
       if (fin != GAME_OPEN)
         game_finish(d, t, fin);

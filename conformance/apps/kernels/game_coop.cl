@@ -20,10 +20,10 @@ kernel void game_coop(global ws_mutex *locks, global ws_queue *queues,
     ws_pool w = {queues, slots, locks, cap, pending, error};
     game_data d = {nodes, node_count, node_cap, split};
     const int q = (int)get_group_id(0);
-    const int t = ws_get_task(&w, q, num_queues, &answer);
+    const int t = ws_get_task(w, q, num_queues, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      game_task(&w, q, t, &d, &best);
+      game_task(w, q, t, d, &best);
   }
 }

@@ -15,10 +15,10 @@ kernel void game_plain(global ws_mutex *locks, global ws_queue *queues,
   const int q = (int)get_group_id(0);
   const int nq = (int)get_num_groups(0);
   for (;;) {
-    const int t = ws_get_task(&w, q, nq, &answer);
+    const int t = ws_get_task(w, q, nq, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      game_task(&w, q, t, &d, &best);
+      game_task(w, q, t, d, &best);
   }
 }

@@ -22,10 +22,10 @@ kernel void game_prim(global void *ctx, global ws_mutex *locks, global ws_queue 
   const int q = (int)p_get_group_id(p);
   const int nq = (int)p_get_num_groups(p);
   for (;;) {
-    const int t = ws_get_task(&w, q, nq, &answer);
+    const int t = ws_get_task(w, q, nq, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      game_task(&w, q, t, &d, &best);
+      game_task(w, q, t, d, &best);
   }
 }

@@ -35,7 +35,7 @@ int octree_octant(float4 p, float cx, float cy, float cz) {
 
 // Work-item 0: create the non-empty octants as nodes and push them onto the group's
 // own queue q. cnt[o] points went to octant o, whose range ends at end[o].
-void octree_push_children(ws_pool *w, int q, octree_data *d, int depth, float x,
+void octree_push_children(ws_pool w, int q, octree_data d, int depth, float x,
                           float y, float z, float hside, local atomic_int *cnt,
                           local atomic_int *end) {
   int kids = 0;
@@ -43,19 +43,19 @@ void octree_push_children(ws_pool *w, int q, octree_data *d, int depth, float x,
     if (atomic_load_explicit(&cnt[o], memory_order_relaxed, memory_scope_work_group) > 0)
       ++kids;
   ws_add_pending(w, kids); // before the pushes: see ws_common.cl
-  ws_lock(&w->locks[q]);
+  ws_lock(&w.locks[q]);
   for (int o = 0; o < 8; ++o) {
     const int c = atomic_load_explicit(&cnt[o], memory_order_relaxed, memory_scope_work_group);
     if (c == 0)
       continue;
-    const int id = atomic_fetch_add_explicit(d->node_count, 1, memory_order_relaxed,
+    const int id = atomic_fetch_add_explicit(d.node_count, 1, memory_order_relaxed,
                                              memory_scope_device);
-    if (id >= d->node_cap) {
+    if (id >= d.node_cap) {
       ws_fail(w, 1);
       ws_task_done(w); // the child is lost; the host reports it
       continue;
     }
-    global octree_node *child = &d->nodes[id];
+    global octree_node *child = &d.nodes[id];
     child->start =
         atomic_load_explicit(&end[o], memory_order_relaxed, memory_scope_work_group) - c;
     child->count = c;
@@ -70,24 +70,24 @@ void octree_push_children(ws_pool *w, int q, octree_data *d, int depth, float x,
       ws_task_done(w);
     }
   }
-  ws_unlock(&w->locks[q]); // publishes the children's nodes and points
+  ws_unlock(&w.locks[q]); // publishes the children's nodes and points
 }
 
 // Process task t (a work-group function). cnt and end are 8 local counters each.
-void octree_task(ws_pool *w, int q, int t, octree_data *d, local atomic_int *cnt,
+void octree_task(ws_pool w, int q, int t, octree_data d, local atomic_int *cnt,
                  local atomic_int *end) {
   const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-  global const octree_node *nd = &d->nodes[t];
+  global const octree_node *nd = &d.nodes[t];
   const int start = nd->start, count = nd->count, depth = nd->depth;
   const float x = nd->x, y = nd->y, z = nd->z, hside = nd->size * 0.5f;
   const float cx = x + hside, cy = y + hside, cz = z + hside;
 
-  if (count <= d->max_leaf || depth >= OCTREE_MAX_DEPTH) {
+  if (count <= d.max_leaf || depth >= OCTREE_MAX_DEPTH) {
     if (lid == 0) {
-      const int l = atomic_fetch_add_explicit(d->leaf_count, 1, memory_order_relaxed,
+      const int l = atomic_fetch_add_explicit(d.leaf_count, 1, memory_order_relaxed,
                                               memory_scope_device);
-      if (l < d->node_cap)
-        d->leaves[l] = t;
+      if (l < d.node_cap)
+        d.leaves[l] = t;
       ws_task_done(w);
     }
     return;
@@ -98,7 +98,7 @@ void octree_task(ws_pool *w, int q, int t, octree_data *d, local atomic_int *cnt
     atomic_store_explicit(&cnt[o], 0, memory_order_relaxed, memory_scope_work_group);
   work_group_barrier(CLK_LOCAL_MEM_FENCE);
   for (int i = start + lid; i < start + count; i += lsz)
-    atomic_fetch_add_explicit(&cnt[octree_octant(d->pts[d->idx[i]], cx, cy, cz)], 1,
+    atomic_fetch_add_explicit(&cnt[octree_octant(d.pts[d.idx[i]], cx, cy, cz)], 1,
                               memory_order_relaxed, memory_scope_work_group);
   work_group_barrier(CLK_LOCAL_MEM_FENCE);
   // Where each octant's points go: an exclusive prefix sum.
@@ -112,14 +112,14 @@ void octree_task(ws_pool *w, int q, int t, octree_data *d, local atomic_int *cnt
   work_group_barrier(CLK_LOCAL_MEM_FENCE);
   // Scatter into tmp[] (end[o] ends up at the end of octant o's range), copy back.
   for (int i = start + lid; i < start + count; i += lsz) {
-    const int p = d->idx[i];
-    const int o = octree_octant(d->pts[p], cx, cy, cz);
-    d->tmp[atomic_fetch_add_explicit(&end[o], 1, memory_order_relaxed,
+    const int p = d.idx[i];
+    const int o = octree_octant(d.pts[p], cx, cy, cz);
+    d.tmp[atomic_fetch_add_explicit(&end[o], 1, memory_order_relaxed,
                                      memory_scope_work_group)] = p;
   }
   work_group_barrier(CLK_GLOBAL_MEM_FENCE);
   for (int i = start + lid; i < start + count; i += lsz)
-    d->idx[i] = d->tmp[i];
+    d.idx[i] = d.tmp[i];
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     octree_push_children(w, q, d, depth, x, y, z, hside, cnt, end);

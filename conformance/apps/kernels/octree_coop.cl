@@ -23,10 +23,10 @@ kernel void octree_coop(global ws_mutex *locks, global ws_queue *queues,
     ws_pool w = {queues, slots, locks, cap, pending, error};
     octree_data d = {pts, idx, tmp, nodes, node_count, node_cap, leaves, leaf_count, max_leaf};
     const int q = (int)get_group_id(0);
-    const int t = ws_get_task(&w, q, num_queues, &answer);
+    const int t = ws_get_task(w, q, num_queues, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      octree_task(&w, q, t, &d, cnt, end);
+      octree_task(w, q, t, d, cnt, end);
   }
 }

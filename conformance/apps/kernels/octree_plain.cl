@@ -19,10 +19,10 @@ kernel void octree_plain(global ws_mutex *locks, global ws_queue *queues,
   const int q = (int)get_group_id(0);
   const int nq = (int)get_num_groups(0);
   for (;;) {
-    const int t = ws_get_task(&w, q, nq, &answer);
+    const int t = ws_get_task(w, q, nq, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      octree_task(&w, q, t, &d, cnt, end);
+      octree_task(w, q, t, d, cnt, end);
   }
 }

@@ -25,10 +25,10 @@ kernel void octree_prim(global void *ctx, global ws_mutex *locks,
   const int q = (int)p_get_group_id(p);
   const int nq = (int)p_get_num_groups(p);
   for (;;) {
-    const int t = ws_get_task(&w, q, nq, &answer);
+    const int t = ws_get_task(w, q, nq, &answer);
     if (t == WS_DONE)
       break;
     if (t >= 0)
-      octree_task(&w, q, t, &d, cnt, end);
+      octree_task(w, q, t, d, cnt, end);
   }
 }

@@ -32,60 +32,60 @@ typedef struct {
 #define WS_NONE -1 // no task found this time (others may still be at work)
 #define WS_DONE -2 // no task is left anywhere
 
-void ws_fail(ws_pool *w, int code) {
+void ws_fail(ws_pool w, int code) {
   int none = 0;
-  atomic_compare_exchange_strong_explicit(w->error, &none, code, memory_order_relaxed,
+  atomic_compare_exchange_strong_explicit(w.error, &none, code, memory_order_relaxed,
                                           memory_order_relaxed, memory_scope_device);
 }
 
-void ws_add_pending(ws_pool *w, int tasks) {
-  atomic_fetch_add_explicit(w->pending, tasks, memory_order_relaxed, memory_scope_device);
+void ws_add_pending(ws_pool w, int tasks) {
+  atomic_fetch_add_explicit(w.pending, tasks, memory_order_relaxed, memory_scope_device);
 }
 
-void ws_task_done(ws_pool *w) {
-  atomic_fetch_sub_explicit(w->pending, 1, memory_order_release, memory_scope_device);
+void ws_task_done(ws_pool w) {
+  atomic_fetch_sub_explicit(w.pending, 1, memory_order_release, memory_scope_device);
 }
 
 // Push onto queue q, whose lock the caller holds. False if the queue is full.
-bool ws_push_locked(ws_pool *w, int q, int task) {
-  global ws_queue *Q = &w->queues[q];
+bool ws_push_locked(ws_pool w, int q, int task) {
+  global ws_queue *Q = &w.queues[q];
   const uint head = atomic_load_explicit(&Q->head, memory_order_relaxed, memory_scope_device);
   const uint tail = atomic_load_explicit(&Q->tail, memory_order_relaxed, memory_scope_device);
-  if (tail - head >= w->cap)
+  if (tail - head >= w.cap)
     return false;
-  w->slots[(size_t)q * w->cap + tail % w->cap] = task;
+  w.slots[(size_t)q * w.cap + tail % w.cap] = task;
   atomic_store_explicit(&Q->tail, tail + 1, memory_order_relaxed, memory_scope_device);
   return true;
 }
 
 // Take a task from queue q (caller holds its lock): the owner from the tail, a
 // thief from the head. WS_NONE if it is empty.
-int ws_take_locked(ws_pool *w, int q, bool owner) {
-  global ws_queue *Q = &w->queues[q];
+int ws_take_locked(ws_pool w, int q, bool owner) {
+  global ws_queue *Q = &w.queues[q];
   const uint head = atomic_load_explicit(&Q->head, memory_order_relaxed, memory_scope_device);
   const uint tail = atomic_load_explicit(&Q->tail, memory_order_relaxed, memory_scope_device);
   if (head == tail)
     return WS_NONE;
   if (owner) {
     atomic_store_explicit(&Q->tail, tail - 1, memory_order_relaxed, memory_scope_device);
-    return w->slots[(size_t)q * w->cap + (tail - 1) % w->cap];
+    return w.slots[(size_t)q * w.cap + (tail - 1) % w.cap];
   }
   atomic_store_explicit(&Q->head, head + 1, memory_order_relaxed, memory_scope_device);
-  return w->slots[(size_t)q * w->cap + head % w->cap];
+  return w.slots[(size_t)q * w.cap + head % w.cap];
 }
 
 // pop_or_steal of Fig. 2 (one work-item): own queue q first, then the others of the
 // nq queues in turn.
-int ws_pop_or_steal(ws_pool *w, int q, int nq) {
+int ws_pop_or_steal(ws_pool w, int q, int nq) {
   for (int k = 0; k < nq; ++k) {
     const int j = (q + k) % nq;
-    global ws_queue *Q = &w->queues[j];
+    global ws_queue *Q = &w.queues[j];
     if (atomic_load_explicit(&Q->head, memory_order_relaxed, memory_scope_device) ==
         atomic_load_explicit(&Q->tail, memory_order_relaxed, memory_scope_device))
       continue; // looks empty: do not bother its owner's lock
-    ws_lock(&w->locks[j]);
+    ws_lock(&w.locks[j]);
     const int t = ws_take_locked(w, j, k == 0);
-    ws_unlock(&w->locks[j]);
+    ws_unlock(&w.locks[j]);
     if (t >= 0)
       return t;
   }
@@ -94,10 +94,10 @@ int ws_pop_or_steal(ws_pool *w, int q, int nq) {
 
 // A work-group function: work-item 0 looks for a task (more_work and pop_or_steal of
 // Fig. 2) and every work-item gets the answer: a task id, WS_NONE or WS_DONE.
-int ws_get_task(ws_pool *w, int q, int nq, local int *answer) {
+int ws_get_task(ws_pool w, int q, int nq, local int *answer) {
   if (get_local_id(0) == 0) {
     int t = WS_DONE;
-    if (atomic_load_explicit(w->pending, memory_order_acquire, memory_scope_device) > 0)
+    if (atomic_load_explicit(w.pending, memory_order_acquire, memory_scope_device) > 0)
       t = ws_pop_or_steal(w, q, nq);
     *answer = t;
   }

@@ -50,6 +50,10 @@ struct SiteInfo {
   bool waiting = false; // inside a loop that may spin (kernel_abi.h)
   uint32_t line = 0; // 0 when unknown
   std::string file;  // "<source>" for the program's own source
+  std::string function; // the source function the site is in ("" when unknown)
+  // What the function assumes of the scheduler to terminate, if it says (the
+  // fibercl.progress annotation of the primitives library): named in deadlock reports.
+  std::string progress;
 };
 
 struct KernelInfo {
