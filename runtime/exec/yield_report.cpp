@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/trace_log.hpp"
 #include "runtime/exec/yield_launch.hpp"
@@ -31,7 +32,8 @@ std::string jsonEscape(const std::string &s) {
 std::string stateOf(YieldShared &sh, uint64_t g) {
   GroupInfo &i = sh.info[g];
   switch (GroupPhase(i.phase.load())) {
-  case GroupPhase::Waiting: return "waiting for admission";
+  case GroupPhase::Waiting:
+    return sh.coop ? "not active" : "waiting for admission";
   case GroupPhase::Admitted: return "occupant, not started (its worker is held)";
   case GroupPhase::Running: return "running";
   case GroupPhase::Finished: return "finished";
@@ -66,6 +68,10 @@ void reportDeadlock(YieldShared &sh) noexcept {
            (sh.occupancyFromStacks ? " (the fiber stacks that fit, vm.max_map_count)" : "") +
            ", " + (S.deterministic ? "seed " + std::to_string(S.seed) : "parallel (no seed)") +
            "\n";
+    if (sh.coop) // a global barrier waits for every active group, finished ones too
+      out += "  cooperative kernel: " + std::to_string(sh.coop->view.active) + " of " +
+             std::to_string(sh.total) + " groups active; a global or resizing barrier " +
+             "completes only when every active group reaches it\n";
     std::string json = "{\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) +
                        "\",\"policy\":\"" + sh.policy->name() +
                        "\",\"occupancy\":" + std::to_string(S.occupancy) +

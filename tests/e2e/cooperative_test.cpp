@@ -240,6 +240,35 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
   EXPECT_LT(s[1], 4) << "no group was killed to make room";
 }
 
+TEST_F(Cooperative, BarrierThatCannotCompleteIsReported) {
+  SKIP_UNLESS_FIBERCL("deadlock reports");
+  // Group 1 returns early: the others wait at the global barrier for ever.
+  cl_kernel k = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void early(global int *p) {
+      if (get_group_id(0) == 1)
+        return;
+      global_barrier();
+      p[get_group_id(0)] = 1;
+    })CLC",
+                           "early", "-cl-std=CL2.0");
+  for (const char *seed : {"1", ""}) {
+    ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "1"}};
+    if (*seed)
+      setenv("FIBERCL_SEED", seed, 1);
+    cl_mem p = buffer(4 * sizeof(cl_int));
+    setArgs(k, p);
+    testing::internal::CaptureStderr();
+    tryRun(k, {4 * 2}, {2});
+    std::string report = testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_SEED");
+    EXPECT_NE(report.find("deadlock in kernel 'early'"), std::string::npos) << report;
+    EXPECT_NE(report.find("(cooperative) in early"), std::string::npos) << report;
+    EXPECT_NE(report.find("groups active; a global or resizing barrier"), std::string::npos)
+        << report;
+  }
+}
+
 TEST_F(Cooperative, CooperativeKernelsAreOneDimensional) {
   SKIP_UNLESS_FIBERCL("cooperative kernels");
   cl_kernel k = kernelFrom(R"CLC(
