@@ -29,6 +29,12 @@
 #error "<fibercl/primitives.h> needs OpenCL C 2.0 or later: build with -cl-std=CL2.0 (or CL3.0)"
 #endif
 
+/* Discovery broadcasts its result with a work-group collective: mandatory in OpenCL C
+ * 2.0, optional in 3.0. Without them only the mutexes and semaphores are available. */
+#if __OPENCL_C_VERSION__ == 200 || defined(__opencl_c_work_group_collective_functions)
+#define FIBERCL_HAVE_DISCOVERY 1
+#endif
+
 /* Participants the discovery protocol admits at most (XF barrier flags). */
 #define FIBERCL_MAX_PARTICIPANTS 1024
 #define FIBERCL_PRIMITIVES_CTX_BYTES (256 + 4 * FIBERCL_MAX_PARTICIPANTS)
@@ -87,6 +93,8 @@ static inline size_t fibercl_local_linear_size(void) {
 static inline uint fibercl_total_groups(void) {
   return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
 }
+
+#ifdef FIBERCL_HAVE_DISCOVERY
 
 /* ---- Discovery locks (one work-item) ---------------------------------------------- */
 
@@ -233,6 +241,8 @@ static inline void fibercl_primitives_reset(global void *ctx_) {
   for (uint i = 0; i < FIBERCL_PRIMITIVES_CTX_BYTES / 4; ++i)
     words[i] = 0;
 }
+
+#endif /* FIBERCL_HAVE_DISCOVERY */
 
 /* ---- Mutexes (called by one work-item; zero-initialised = unlocked) ---------------- */
 /* All three: [occupant-fair] -- the holder must get to run. The spin and backoff
