@@ -7,10 +7,9 @@
 //                   on a second queue, a short non-cooperative kernel every P ms that
 //                   busies its groups for about E ms (the paper's light, medium and
 //                   heavy graphics workloads); for N/4 and N/2 of the slots: the median
-//                   time from enqueue to completion of the short kernel beyond its run
-//                   time alone (the gather time, plus running on one thread beside the
-//                   cooperative kernel instead of on the idle pool), the period
-//                   achieved, and the cooperative kernel's slowdown.
+//                   gather time (submission to start: the slots taken back from the
+//                   cooperative kernel), the short kernel's run time beside it, the
+//                   period achieved, and the cooperative kernel's slowdown.
 //
 // Usage: OCL_ICD_VENDORS=build/fibercl.icd build/bench/fibercl_coop_bench [reps]
 // Results and the paper's figures: bench/RESULTS.md.
@@ -138,7 +137,8 @@ Env setup() {
   ck(err, "clCreateContext");
   e.q = clCreateCommandQueueWithProperties(e.ctx, e.dev, nullptr, &err);
   ck(err, "queue");
-  e.q2 = clCreateCommandQueueWithProperties(e.ctx, e.dev, nullptr, &err);
+  cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  e.q2 = clCreateCommandQueueWithProperties(e.ctx, e.dev, profiling, &err);
   ck(err, "queue 2");
   e.prog = clCreateProgramWithSource(e.ctx, 1, &kSource, nullptr, &err);
   ck(err, "program");
@@ -232,14 +232,27 @@ struct Frame {
   cl_uint groups;
 };
 
-double runFrame(Env &e, Frame &f) {
+// Runs the frame kernel; returns its run time (profiling START..END, ms) and sets
+// `gather` to the time from its submission to its start.
+double runFrame(Env &e, Frame &f, double *gather = nullptr) {
   clSetKernelArg(f.k, 0, 4, &f.work);
   clSetKernelArg(f.k, 1, sizeof f.out, &f.out);
   size_t g = f.groups * kLocal, l = kLocal;
-  auto t0 = Clock::now();
-  ck(clEnqueueNDRangeKernel(e.q2, f.k, 1, nullptr, &g, &l, 0, nullptr, nullptr), "frame");
+  cl_event ev;
+  ck(clEnqueueNDRangeKernel(e.q2, f.k, 1, nullptr, &g, &l, 0, nullptr, &ev), "frame");
   ck(clFinish(e.q2), "frame finish");
-  return ms(Clock::now() - t0);
+  cl_ulong submit = 0, start = 0, end = 0;
+  clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_SUBMIT, sizeof submit, &submit, nullptr);
+  clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+  clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+  clReleaseEvent(ev);
+  if (gather)
+    *gather = (start - submit) / 1e6;
+  return (end - start) / 1e6;
+}
+
+void CL_CALLBACK recordEnd(cl_event, cl_int, void *at) {
+  *static_cast<Clock::time_point *>(at) = Clock::now();
 }
 
 Frame calibrate(Env &e, cl_uint groups, double targetMs) {
@@ -274,8 +287,9 @@ int main(int argc, char **argv) {
   std::printf("\n## Multitasking: a short kernel every P ms beside the cooperative work-stealing "
               "kernel\n(seed 001 Sec. 5.4: light and medium meet their period with N/4 at "
               "1.04x and 1.08x slowdown; heavy needs N/2, 1.47x)\n"
-              "| workload | slots | short kernel alone ms | extra latency beside ms (median) | "
-              "period ms (median) | launches | cooperative slowdown |\n|---|---|---|---|---|---|---|\n");
+              "| workload | slots | short kernel alone ms | gather ms (median) | run beside ms "
+              "(median) | period ms (median) | launches | cooperative slowdown |\n"
+              "|---|---|---|---|---|---|---|---|\n");
   struct Workload {
     const char *name;
     double period, duration;
@@ -292,12 +306,14 @@ int main(int argc, char **argv) {
       for (int r = 0; r < 5; ++r)
         alone.push_back(runFrame(e, f));
       double frameAlone = median(alone);
-      std::vector<double> gathers, periods, slowdowns;
+      std::vector<double> gathers, runs, periods, slowdowns;
       int launches = 0;
       for (int r = 0; r < reps; ++r) {
         clFinish(e.q);
         auto t0 = Clock::now();
         cl_event ev = startSteal(e, coop, next, out);
+        Clock::time_point coopEnd{};
+        ck(clSetEventCallback(ev, CL_COMPLETE, recordEnd, &coopEnd), "callback");
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
         auto lastStart = Clock::now();
         bool first = true;
@@ -311,20 +327,26 @@ int main(int argc, char **argv) {
             periods.push_back(ms(s - lastStart));
           first = false;
           lastStart = s;
-          double took = runFrame(e, f);
-          gathers.push_back(std::max(0.0, took - frameAlone));
+          double gather = 0;
+          runs.push_back(runFrame(e, f, &gather));
+          gathers.push_back(gather);
           ++launches;
-          double rest = w.period - ms(Clock::now() - s);
-          if (rest > 0)
-            std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(rest));
+          // Until the next period, unless the cooperative kernel ends first.
+          while (ms(Clock::now() - s) < w.period) {
+            clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+            if (st == CL_COMPLETE || st < 0)
+              break;
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+          }
         }
         clWaitForEvents(1, &ev);
         clReleaseEvent(ev);
-        slowdowns.push_back(ms(Clock::now() - t0) / sc);
+        clFinish(e.q); // the callback has run
+        slowdowns.push_back(ms(coopEnd - t0) / sc);
       }
-      std::printf("| %s (P %.0f, E %.0f) | %u of %u | %.1f | %.2f | %.1f | %d | %.2f |\n", w.name,
-                  w.period, w.duration, slots, kGroups, frameAlone, median(gathers),
-                  median(periods), launches, median(slowdowns));
+      std::printf("| %s (P %.0f, E %.0f) | %u of %u | %.1f | %.2f | %.1f | %.1f | %d | %.2f |\n",
+                  w.name, w.period, w.duration, slots, kGroups, frameAlone, median(gathers),
+                  median(runs), median(periods), launches, median(slowdowns));
       clReleaseKernel(f.k);
       clReleaseMemObject(f.out);
     }

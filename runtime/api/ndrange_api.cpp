@@ -71,7 +71,9 @@ public:
 
   void start(Event &ev) override {
     Event *e = &ev;
-    ev.setRunning();
+    // Running (CL_PROFILING_COMMAND_START) when the executor takes its first group:
+    // beside a cooperative kernel, that is after the work-group slots were gathered.
+    range_.started = [e] { e->setRunning(); };
     Device::get().executor().runNDRange(std::move(range_),
                                         [e](int32_t status) { e->complete(status); });
   }

@@ -166,6 +166,7 @@ struct Executor::Impl {
   // calling thread's runner (a helping host thread borrows one only when it first
   // runs a work-group).
   template <typename GetRunner> void runUnits(Job &job, GetRunner &&getRunner) {
+    job.begin();
     if (job.yield) {
       runYieldJob(getRunner(), job, [&](uint64_t n) { complete(job, n); });
       removeJob(&job);
@@ -222,6 +223,7 @@ struct Executor::Impl {
                               if (!job->isHost)
                                 held = slots.acquire(slotsWanted(*job), job->range.kernelName,
                                                      job->range.scheduling.deadlockTimeoutSeconds);
+                              job->begin(); // after the gather time
                               runUnits(*job, [&]() -> Runner & { return runner; });
                               slots.release(held);
                               runner.alt.uninstall();
@@ -310,6 +312,7 @@ void Executor::runNDRange(NDRange range, Done done) {
   prepareNDRange(*job, impl_->threads + 1);
   if (job->total == 0 || job->range.entry == nullptr) {
     // Nothing to run (a zero-sized NDRange is a no-op).
+    job->begin();
     if (job->done)
       job->done(job->range.entry || job->total == 0 ? kComplete : kOutOfResources);
     return;

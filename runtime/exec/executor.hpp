@@ -57,6 +57,9 @@ struct NDRange {
   // and forked while it runs (coop_launch.hpp).
   bool cooperative = false;
   Scheduling scheduling;
+  // Called once, when the launch really begins (its first work-group is taken, or a
+  // launch beside a cooperative kernel has got its work-group slots); may be empty.
+  std::function<void()> started;
   // "file:line (kind)" of a barrier or yield site id, for reports; may be empty.
   std::function<std::string(uint32_t site)> describeSite;
 };

@@ -32,6 +32,13 @@ struct Job {
   std::atomic<uint64_t> next{0};
   std::atomic<uint64_t> completed{0};
   std::atomic<int32_t> status{kComplete};
+  std::atomic<bool> begun{false};
+
+  // NDRange::started, once.
+  void begin() {
+    if (!isHost && range.started && !begun.exchange(true, std::memory_order_acq_rel))
+      range.started();
+  }
 
   bool exhausted() const { return next.load(std::memory_order_relaxed) >= total; }
 
