@@ -58,6 +58,25 @@ extern "C" {
  * once (clEnqueueFillBuffer); consecutive launches on an in-order queue reuse it. */
 #define FIBERCL_PRIMITIVES_CTX_BYTES (256 + 4 * 1024)
 
+/* Creates a primitives context in `context`, zero-filled by a command on `queue`
+ * (kernels enqueued on that queue afterwards see it cleared). Works with any OpenCL
+ * 1.2+ implementation. Returns NULL and sets *errcode_ret on failure. */
+static inline cl_mem fiberclCreatePrimitivesContext(cl_context context, cl_command_queue queue,
+                                                    cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS, zero = 0;
+  cl_mem ctx = clCreateBuffer(context, CL_MEM_READ_WRITE, FIBERCL_PRIMITIVES_CTX_BYTES, NULL, &err);
+  if (ctx && err == CL_SUCCESS)
+    err = clEnqueueFillBuffer(queue, ctx, &zero, sizeof zero, 0, FIBERCL_PRIMITIVES_CTX_BYTES, 0,
+                              NULL, NULL);
+  if (err != CL_SUCCESS && ctx) {
+    clReleaseMemObject(ctx);
+    ctx = NULL;
+  }
+  if (errcode_ret)
+    *errcode_ret = err;
+  return ctx;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,15 +94,16 @@ TEST_F(PrimitivesRun, CounterBarrierUnderSeeds) {
 TEST_F(PrimitivesRun, OneContextServesConsecutiveLaunchesWithoutReset) {
   if (!hasDiscovery())
     GTEST_SKIP() << "the device has no work-group collective functions (discovery needs them)";
-  cl_mem ctx = buffer(FIBERCL_PRIMITIVES_CTX_BYTES);
-  cl_int zero = 0;
-  ASSERT_CL(clEnqueueFillBuffer(queue_, ctx, &zero, sizeof zero, 0, FIBERCL_PRIMITIVES_CTX_BYTES,
-                                0, nullptr, nullptr));
+  cl_int err;
+  cl_mem ctx = fiberclCreatePrimitivesContext(context_, queue_, &err); // the host helper
+  ASSERT_CL(err);
+  atTearDown([ctx] { clReleaseMemObject(ctx); });
   for (int launch = 0; launch < 5; ++launch) {
     int m = runRounds("-DBARRIER=fibercl_xf_barrier", 3, 4, ctx);
     ASSERT_GE(m, 1) << "launch " << launch;
-    if (isFiberCL())
+    if (isFiberCL()) {
       EXPECT_EQ(m, 3) << "launch " << launch;
+    }
   }
 }
 
