@@ -3,12 +3,13 @@
 // references computed here on the host. README.md beside this file describes them.
 //
 //   fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]
-//                [--repeat R] [--time] [--timeout S] [--kernels DIR]
+//                [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]
 //
 // One line per (app, form): "<app> <form> ok <ms>" (median kernel time of the R
 // runs, every run verified) or "<app> <form> FAIL <why>". Exit status 1 if any
 // failed. --time adds the spread of the runs and the slowdown of the prim and coop
-// forms over the plain one (seed 001 Table 2 measures coop over plain).
+// forms over the plain one (seed 001 Table 2 measures coop over plain). --source
+// prints the composed kernel sources with line numbers (as deadlock reports cite them).
 //
 // Forms: plain = persistent threads with a hand-written barrier or mutex over all
 // launched groups; prim = <fibercl/primitives.h> (discovery, XF barrier, library
@@ -567,7 +568,7 @@ class SsspApp : public GraphApp {
   Graph rg; // in-edges
   int src = 0;
   std::vector<int> ref; // Dijkstra
-  int ref_reached = 0, ref_far = 0;
+  int ref_reached = 0, ref_far = 0, ref_rounds = 0;
 
 public:
   const char *name() const override { return "sssp"; }
@@ -597,10 +598,23 @@ public:
         ++ref_reached;
         ref_far = std::max(ref_far, d);
       }
+    // The kernel's iteration count: Jacobi-style Bellman-Ford rounds until no change.
+    std::vector<int> dist(g.n, kInf), next;
+    dist[src] = 0;
+    for (bool changed = true; changed; ++ref_rounds) {
+      next = dist;
+      for (int v = 0; v < g.n; ++v)
+        for (int e = rg.row[v]; e < rg.row[v + 1]; ++e)
+          if (dist[rg.col[e]] != kInf)
+            next[v] = std::min(next[v], dist[rg.col[e]] + rg.w[e]);
+      changed = next != dist;
+      dist.swap(next);
+    }
   }
   std::string describe() const override {
     return graph_text("grid roads") +
-           format(", %d reached from node %d, farthest at %d", ref_reached, src, ref_far);
+           format(", %d reached from node %d, farthest at %d, %d rounds", ref_reached, src,
+                  ref_far, ref_rounds);
   }
   void reset(Cl &cl, size_t) override {
     upload(cl, "rrow", rg.row);
@@ -1032,6 +1046,7 @@ struct Options {
   size_t groups = 8, local = 64;
   int repeat = 1, timeout = 60;
   bool time = false;
+  bool source = false; // print the composed kernel sources instead of running
   std::string kernel_dir;
 };
 
@@ -1149,7 +1164,7 @@ Result run(Cl &cl, App &app, Form form, const Options &opt) {
 void usage() {
   std::fprintf(stderr,
                "usage: fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]\n"
-               "                    [--repeat R] [--time] [--timeout S] [--kernels DIR]\n"
+               "                    [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]\n"
                "apps: color mis sssp bfs octree game\n");
 }
 
@@ -1191,6 +1206,8 @@ int main(int argc, char **argv) {
       opt.timeout = int(std::max(1L, value()));
     else if (s == "--time")
       opt.time = true;
+    else if (s == "--source")
+      opt.source = true;
     else if (s == "--kernels" && i + 1 < argc)
       opt.kernel_dir = argv[++i];
     else {
@@ -1210,6 +1227,21 @@ int main(int argc, char **argv) {
       usage();
       return 2;
     }
+
+  if (opt.source) {
+    // The text the OpenCL compiler sees (deadlock reports name its line numbers).
+    for (const auto &aname : apps)
+      for (const auto &fname : forms) {
+        std::set<std::string> seen;
+        const std::string src = load_source(opt.kernel_dir, aname + "_" + fname + ".cl", seen);
+        std::istringstream in(src);
+        int n = 0;
+        std::printf("==== %s_%s.cl\n", aname.c_str(), fname.c_str());
+        for (std::string line; std::getline(in, line);)
+          std::printf("%5d  %s\n", ++n, line.c_str());
+      }
+    return 0;
+  }
 
   Cl cl;
   try {

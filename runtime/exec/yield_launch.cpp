@@ -256,6 +256,7 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->lastProgress = 0;
   y->lastRounds = 0;
   y->roundsOnlyYields = 0;
+  y->sitesSinceProgress = 0;
   y->priority = 0;
   y->inWave = k < sh.waveSize;
   y->arrived = false;

@@ -81,6 +81,10 @@ struct YieldGroup {
   uint64_t lastProgress = 0;
   uint64_t lastRounds = 0;        // ys.rounds at the last decision
   uint32_t roundsOnlyYields = 0;  // decisions since the last atomic write, with rounds
+  // Waiting sites reached since the last progress (a return to one of them is waiting).
+  static constexpr uint32_t kSitesRemembered = 8;
+  uint32_t sitesSeen[kSitesRemembered] = {};
+  uint32_t sitesSinceProgress = 0;
   int64_t priority = 0;
   uint32_t runLength = 0;  // decisions since it last gave its worker away
   StartPhase start = StartPhase::Free;

@@ -12,20 +12,36 @@ namespace {
 using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
 const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 
+// A waiting site reached for the first time since the group's last progress is not a
+// return to where it waited: straight-line code inside a loop that may spin (a lock
+// holder's reads before its write). Only coming back to a site is waiting.
+bool firstVisit(YieldGroup &y, uint32_t site) noexcept {
+  for (uint32_t k = 0; k < y.sitesSinceProgress; ++k)
+    if (y.sitesSeen[k] == site)
+      return false;
+  if (y.sitesSinceProgress == YieldGroup::kSitesRemembered)
+    return false; // a loop with this many sites: assume it came back
+  y.sitesSeen[y.sitesSinceProgress++] = site;
+  return true;
+}
+
 // Progress since the group's previous decision: a write that changed shared memory
 // (strong); reaching a yield point outside any loop that may spin (the group is not
 // waiting: it runs straight-line code or a loop that ends by itself); or, for a
 // group waiting with a barrier inside its loop, a completed barrier round (weak: such
 // a group completes rounds forever, so rounds alone count only for a limited number
 // of decisions).
-bool madeProgress(YieldGroup &y, bool waiting) noexcept {
+bool madeProgress(YieldGroup &y, bool waiting, uint32_t site) noexcept {
   bool strong = y.ys.progress != y.lastProgress || !waiting;
   if (strong) {
     y.lastProgress = y.ys.progress;
     y.lastRounds = y.ys.rounds;
     y.roundsOnlyYields = 0;
+    y.sitesSinceProgress = 0;
     return true;
   }
+  if (firstVisit(y, site))
+    return true;
   if (y.ys.rounds != y.lastRounds) {
     y.lastRounds = y.ys.rounds;
     return ++y.roundsOnlyYields < kRoundsOnlyDecisions;
@@ -79,7 +95,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   ++y->local->yields;
   GroupInfo &info = sh.info[y->gid];
   const bool waiting = rawSite & FIBERCL_SITE_WAITING;
-  const bool progressed = madeProgress(*y, waiting);
+  const bool progressed = madeProgress(*y, waiting, rawSite);
   if (progressed)
     sh.progressEvent(y->local->worker);
   uint64_t ep = sh.epoch();

@@ -112,9 +112,22 @@ bool exitWaitsOnOthers(const llvm::Loop &loop) {
           work.push_back(s->getValueOperand());
       continue;
     }
-    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(i))
-      for (const llvm::BasicBlock *in : phi->blocks())
-        pushBranchesReaching(in);
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+      // Which way the loop's branches went matters only where the phi merges different
+      // values coming from inside the loop (a header phi with one latch does not: a
+      // strided `for` whose body has an `if` is not chosen by that `if`).
+      const llvm::Value *first = nullptr;
+      bool differ = false;
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+        if (loop.contains(phi->getIncomingBlock(k))) {
+          const llvm::Value *in = phi->getIncomingValue(k);
+          differ |= first && in != first;
+          first = first ? first : in;
+        }
+      if (differ)
+        for (const llvm::BasicBlock *in : phi->blocks())
+          pushBranchesReaching(in);
+    }
     for (const llvm::Use &op : i->operands())
       work.push_back(op.get());
   }
