@@ -10,12 +10,13 @@ set -uo pipefail
 build=${1:?usage: run_apps.sh BUILD_DIR [SEEDS]}
 seeds=${2:-100}
 apps=${APPS:-$build/conformance/apps/fibercl_apps}
+kernels=${KERNELS:+--kernels $KERNELS} # another kernel directory (default: the source tree)
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$build/fibercl.icd}
 unset FIBERCL_SEED FIBERCL_OCCUPANCY FIBERCL_SCHEDULE FIBERCL_ADMISSION
 failures=0
 run() { # bound seed(or "") form
   local out
-  out=$(FIBERCL_OCCUPANCY=$1 ${2:+FIBERCL_SEED=$2} timeout 600 "$apps" all "$3" --timeout 120 2>&1)
+  out=$(env FIBERCL_OCCUPANCY="$1" ${2:+FIBERCL_SEED=$2} timeout 600 "$apps" all "$3" --timeout 120 $kernels 2>&1)
   local bad
   bad=$(grep -v -E "^[a-z]+ [a-z]+ ok " <<<"$out" | grep -E " FAIL |^FiberCL" | head -3)
   if [[ -n $bad || $(grep -c -E " ok " <<<"$out") -ne 6 ]]; then

@@ -83,6 +83,10 @@ void CoopLaunch::addStarts(uint32_t from, uint32_t to, uint32_t site,
 }
 
 uint32_t CoopLaunch::offerKill(uint32_t gid) {
+  // Most offers come from groups that are not the highest: no lock for them.
+  uint64_t m = __atomic_load_n(&view.active, __ATOMIC_ACQUIRE);
+  if (m <= 1 || gid + 1 != m)
+    return 0;
   std::lock_guard<std::mutex> lk(m_);
   if (active_ <= 1 || gid + 1 != active_)
     return 0; // only the highest id, never group 0
@@ -97,6 +101,9 @@ uint32_t CoopLaunch::offerKill(uint32_t gid) {
 
 uint32_t CoopLaunch::requestFork(uint32_t gid, uint32_t site, const uint8_t *frame,
                                  uint64_t size) {
+  // At full size nothing can be forked (a seed still draws, under the lock).
+  if (!deterministic_ && __atomic_load_n(&view.active, __ATOMIC_ACQUIRE) >= capacity_)
+    return 0;
   std::lock_guard<std::mutex> lk(m_);
   uint32_t room = forkable();
   uint32_t k = deterministic_ ? uint32_t(rng_.below(uint64_t(room) + 1)) : room;
