@@ -221,8 +221,10 @@ struct Executor::Impl {
                               runner.alt.install();
                               uint32_t held = 0;
                               if (!job->isHost)
+                                // Half the deadlock timeout: a cooperative kernel that
+                                // waits for this one is then not reported first.
                                 held = slots.acquire(slotsWanted(*job), job->range.kernelName,
-                                                     job->range.scheduling.deadlockTimeoutSeconds);
+                                                     job->range.scheduling.deadlockTimeoutSeconds / 2);
                               job->begin(); // after the gather time
                               runUnits(*job, [&]() -> Runner & { return runner; });
                               slots.release(held);

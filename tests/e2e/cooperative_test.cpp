@@ -240,6 +240,45 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
   EXPECT_LT(s[1], 4) << "no group was killed to make room";
 }
 
+TEST_F(Cooperative, KernelThatNeverOffersIsReportedAndTheOtherRunsAnyway) {
+  SKIP_UNLESS_FIBERCL("multitasking");
+  // The cooperative kernel waits for the other kernel without ever offering a group:
+  // the other kernel cannot get its slots; FiberCL says so and runs it anyway.
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "2"}, {"FIBERCL_DEADLOCK_TIMEOUT", "2"}};
+  cl_kernel coop = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void hog(global atomic_int *flag) {
+      while (atomic_load_explicit(flag, memory_order_acquire, memory_scope_device) == 0)
+        ;
+      global_barrier();
+    })CLC",
+                              "hog", "-cl-std=CL2.0");
+  cl_kernel other = kernelFrom(R"CLC(
+    kernel void setter(global atomic_int *flag) {
+      atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);
+    })CLC",
+                               "setter", "-cl-std=CL2.0");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0});
+  setArgs(coop, flag);
+  setArgs(other, flag);
+  cl_int err;
+  cl_command_queue second = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  ASSERT_CL(err);
+  atTearDown([second] { clReleaseCommandQueue(second); });
+  size_t two = 2, one = 1;
+  testing::internal::CaptureStderr();
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, coop, 1, nullptr, &two, &one, 0, nullptr, nullptr));
+  ASSERT_CL(clFlush(queue_));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+  cl_int finishOther = clFinish(second), finishCoop = clFinish(queue_);
+  std::string text = testing::internal::GetCapturedStderr();
+  EXPECT_CL(finishOther);
+  EXPECT_CL(finishCoop);
+  EXPECT_NE(text.find("kernel 'setter' waited"), std::string::npos) << text;
+  EXPECT_NE(text.find("running it anyway"), std::string::npos) << text;
+}
+
 TEST_F(Cooperative, BarrierThatCannotCompleteIsReported) {
   SKIP_UNLESS_FIBERCL("deadlock reports");
   // Group 1 returns early: the others wait at the global barrier for ever.
