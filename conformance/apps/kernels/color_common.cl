@@ -7,9 +7,10 @@
 // (non-atomic) accesses race-free: phase 1 only reads colour[], phase 2 only writes
 // its own nodes' entries.
 //
-// colour[v] = 0 (uncoloured) initially. more[it] (zeroed by the host) is raised when
-// iteration `it` found an uncoloured node; the loop ends at the first iteration that
-// found none.
+// colour[v] = 0 (uncoloured) initially. more[it] is raised when iteration `it` found
+// an uncoloured node (level_common.cl).
+#include "level_common.cl"
+#include "priority.cl"
 
 // Phase 1: mark the local maxima among the uncoloured nodes.
 void color_select(int tid, int stride, int it, global const int *row,
@@ -19,12 +20,11 @@ void color_select(int tid, int stride, int it, global const int *row,
   for (int v = tid; v < n; v += stride) {
     if (colour[v] != 0)
       continue;
-    atomic_store_explicit(&more[it], 1, memory_order_relaxed, memory_scope_device);
-    const uint pv = prio[v];
+    level_more_work(more, it);
     int wins = 1;
     for (int e = row[v]; e < row[v + 1]; ++e) {
       const int u = col[e];
-      if (colour[u] == 0 && (prio[u] > pv || (prio[u] == pv && u > v))) {
+      if (colour[u] == 0 && prio_above(prio, u, v)) {
         wins = 0;
         break;
       }
@@ -39,10 +39,4 @@ void color_assign(int tid, int stride, int it, global int *colour,
   for (int v = tid; v < n; v += stride)
     if (colour[v] == 0 && is_max[v])
       colour[v] = it + 1;
-}
-
-// After the iteration's last barrier: does another iteration follow?
-bool color_continue(global atomic_int *more, int it, int max_iters) {
-  return atomic_load_explicit(&more[it], memory_order_relaxed, memory_scope_device) != 0 &&
-         it + 1 < max_iters;
 }

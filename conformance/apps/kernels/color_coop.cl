@@ -16,7 +16,7 @@ kernel void color_coop(global const int *row, global const int *col,
     resizing_global_barrier();
     color_assign((int)get_global_id(0), (int)get_global_size(0), it, colour, is_max, n);
     resizing_global_barrier();
-    if (!color_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
     ++it;
   }

@@ -15,7 +15,7 @@ kernel void color_plain(global atomic_uint *bar, global const int *row,
     plain_global_barrier(bar);
     color_assign(tid, stride, it, colour, is_max, n);
     plain_global_barrier(bar);
-    if (!color_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

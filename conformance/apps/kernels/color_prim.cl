@@ -18,7 +18,7 @@ kernel void color_prim(global void *ctx, global const int *row, global const int
     fibercl_xf_barrier(ctx, &p);
     color_assign(tid, stride, it, colour, is_max, n);
     fibercl_xf_barrier(ctx, &p);
-    if (!color_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

@@ -129,13 +129,9 @@ void game_fork(ws_pool w, int q, game_data d, int t) {
   for (int c = 0; c < 9; ++c) {
     if (!((empty >> c) & 1u))
       continue;
-    const int id = atomic_fetch_add_explicit(d.node_count, 1, memory_order_relaxed,
-                                             memory_scope_device);
-    if (id >= d.node_cap) {
-      ws_fail(w, 1);
-      ws_task_done(w); // the child is lost (and so the root's value); the host reports it
-      continue;
-    }
+    const int id = ws_new_node(w, d.node_count, d.node_cap);
+    if (id < 0)
+      continue; // lost, and so is the root's value: the host reports the error
     global game_node *child = &d.nodes[id];
     child->parent = t;
     child->xb = xm ? xb | (1u << c) : xb;
@@ -145,10 +141,7 @@ void game_fork(ws_pool w, int q, game_data d, int t) {
     // The fold's identity: X to move in the child (O moved) maximises.
     atomic_store_explicit(&child->value, xm ? 2 : -2, memory_order_relaxed,
                           memory_scope_device);
-    if (!ws_push_locked(w, q, id)) {
-      ws_fail(w, 2);
-      ws_task_done(w);
-    }
+    ws_push_locked(w, q, id);
   }
   ws_unlock(&w.locks[q]); // publishes the children
 }

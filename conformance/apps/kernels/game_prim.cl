@@ -21,11 +21,7 @@ kernel void game_prim(global void *ctx, global ws_mutex *locks, global ws_queue 
   game_data d = {nodes, node_count, node_cap, split};
   const int q = (int)p_get_group_id(p);
   const int nq = (int)p_get_num_groups(p);
-  for (;;) {
-    const int t = ws_get_task(w, q, nq, &answer);
-    if (t == WS_DONE)
-      break;
-    if (t >= 0)
+  for (int t; (t = ws_get_task(w, q, nq, &answer)) != WS_DONE;)
+    if (t >= 0) // else WS_NONE: nothing to take now, but tasks are still pending
       game_task(w, q, t, d, &best);
-  }
 }

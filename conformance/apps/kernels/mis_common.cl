@@ -10,8 +10,9 @@
 // decides at least one node. Each phase writes only its own nodes' entries of one
 // array that no other node reads in that phase, so plain accesses are race-free.
 //
-// more[it] (zeroed by the host) is raised when iteration `it` found an undecided
-// node; the loop ends at the first iteration that found none.
+// more[it] is raised when iteration `it` found an undecided node (level_common.cl).
+#include "level_common.cl"
+#include "priority.cl"
 
 void mis_select(int tid, int stride, int it, global const int *row,
                 global const int *col, global const uint *prio,
@@ -20,12 +21,11 @@ void mis_select(int tid, int stride, int it, global const int *row,
   for (int v = tid; v < n; v += stride) {
     if (in_set[v] || removed[v])
       continue;
-    atomic_store_explicit(&more[it], 1, memory_order_relaxed, memory_scope_device);
-    const uint pv = prio[v];
+    level_more_work(more, it);
     int wins = 1;
     for (int e = row[v]; e < row[v + 1]; ++e) {
       const int u = col[e];
-      if (!in_set[u] && !removed[u] && (prio[u] < pv || (prio[u] == pv && u < v))) {
+      if (!in_set[u] && !removed[u] && prio_above(prio, v, u)) { // u is below v
         wins = 0;
         break;
       }
@@ -52,9 +52,4 @@ void mis_remove(int tid, int stride, global const int *row, global const int *co
         break;
       }
   }
-}
-
-bool mis_continue(global atomic_int *more, int it, int max_iters) {
-  return atomic_load_explicit(&more[it], memory_order_relaxed, memory_scope_device) != 0 &&
-         it + 1 < max_iters;
 }

@@ -17,7 +17,7 @@ kernel void mis_coop(global const int *row, global const int *col,
     mis_remove((int)get_global_id(0), (int)get_global_size(0), row, col, in_set,
                removed, n);
     resizing_global_barrier();
-    if (!mis_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
     ++it;
   }

@@ -16,7 +16,7 @@ kernel void mis_plain(global atomic_uint *bar, global const int *row,
     plain_global_barrier(bar);
     mis_remove(tid, stride, row, col, in_set, removed, n);
     plain_global_barrier(bar);
-    if (!mis_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

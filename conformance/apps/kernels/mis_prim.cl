@@ -18,7 +18,7 @@ kernel void mis_prim(global void *ctx, global const int *row, global const int *
     fibercl_xf_barrier(ctx, &p);
     mis_remove(tid, stride, row, col, in_set, removed, n);
     fibercl_xf_barrier(ctx, &p);
-    if (!mis_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

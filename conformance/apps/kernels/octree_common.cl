@@ -48,13 +48,9 @@ void octree_push_children(ws_pool w, int q, octree_data d, int depth, float x,
     const int c = atomic_load_explicit(&cnt[o], memory_order_relaxed, memory_scope_work_group);
     if (c == 0)
       continue;
-    const int id = atomic_fetch_add_explicit(d.node_count, 1, memory_order_relaxed,
-                                             memory_scope_device);
-    if (id >= d.node_cap) {
-      ws_fail(w, 1);
-      ws_task_done(w); // the child is lost; the host reports it
-      continue;
-    }
+    const int id = ws_new_node(w, d.node_count, d.node_cap);
+    if (id < 0)
+      continue; // lost: the node table is full
     global octree_node *child = &d.nodes[id];
     child->start =
         atomic_load_explicit(&end[o], memory_order_relaxed, memory_scope_work_group) - c;
@@ -65,10 +61,7 @@ void octree_push_children(ws_pool w, int q, octree_data d, int depth, float x,
     child->y = (o & 2) ? y + hside : y;
     child->z = (o & 4) ? z + hside : z;
     child->size = hside;
-    if (!ws_push_locked(w, q, id)) {
-      ws_fail(w, 2);
-      ws_task_done(w);
-    }
+    ws_push_locked(w, q, id);
   }
   ws_unlock(&w.locks[q]); // publishes the children's nodes and points
 }

@@ -18,11 +18,7 @@ kernel void octree_plain(global ws_mutex *locks, global ws_queue *queues,
   octree_data d = {pts, idx, tmp, nodes, node_count, node_cap, leaves, leaf_count, max_leaf};
   const int q = (int)get_group_id(0);
   const int nq = (int)get_num_groups(0);
-  for (;;) {
-    const int t = ws_get_task(w, q, nq, &answer);
-    if (t == WS_DONE)
-      break;
-    if (t >= 0)
+  for (int t; (t = ws_get_task(w, q, nq, &answer)) != WS_DONE;)
+    if (t >= 0) // else WS_NONE: nothing to take now, but tasks are still pending
       octree_task(w, q, t, d, cnt, end);
-  }
 }

@@ -8,7 +8,10 @@
 //   3 assign:  dist[v] = tmp[v].
 // Reads of other nodes' entries (phase 1, dist[]) never meet writes of them (phase
 // 3) between barriers, so plain accesses are race-free. dist[] is SSSP_INF except 0
-// at the source; the graph is given as in-edges (rrow, rcol, rw).
+// at the source; the graph is given as in-edges (rrow, rcol, rw). more[]:
+// level_common.cl.
+#include "level_common.cl"
+
 #define SSSP_INF 0x3fffffff
 
 void sssp_relax(int tid, int stride, global const int *rrow, global const int *rcol,
@@ -28,15 +31,10 @@ void sssp_compare(int tid, int stride, int it, global const int *dist,
                   global const int *tmp, global atomic_int *more, int n) {
   for (int v = tid; v < n; v += stride)
     if (tmp[v] != dist[v])
-      atomic_store_explicit(&more[it], 1, memory_order_relaxed, memory_scope_device);
+      level_more_work(more, it);
 }
 
 void sssp_assign(int tid, int stride, global int *dist, global const int *tmp, int n) {
   for (int v = tid; v < n; v += stride)
     dist[v] = tmp[v];
-}
-
-bool sssp_continue(global atomic_int *more, int it, int max_iters) {
-  return atomic_load_explicit(&more[it], memory_order_relaxed, memory_scope_device) != 0 &&
-         it + 1 < max_iters;
 }

@@ -15,7 +15,7 @@ kernel void sssp_coop(global const int *rrow, global const int *rcol,
     resizing_global_barrier();
     sssp_assign((int)get_global_id(0), (int)get_global_size(0), dist, tmp, n);
     resizing_global_barrier();
-    if (!sssp_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
     ++it;
   }

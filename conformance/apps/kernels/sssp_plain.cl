@@ -15,7 +15,7 @@ kernel void sssp_plain(global atomic_uint *bar, global const int *rrow,
     plain_global_barrier(bar);
     sssp_assign(tid, stride, dist, tmp, n);
     plain_global_barrier(bar);
-    if (!sssp_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

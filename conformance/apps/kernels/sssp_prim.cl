@@ -18,7 +18,7 @@ kernel void sssp_prim(global void *ctx, global const int *rrow, global const int
     fibercl_xf_barrier(ctx, &p);
     sssp_assign(tid, stride, dist, tmp, n);
     fibercl_xf_barrier(ctx, &p);
-    if (!sssp_continue(more, it, max_iters))
+    if (!level_continue(more, it, max_iters))
       break;
   }
 }

@@ -26,17 +26,11 @@ typedef struct {
   global ws_mutex *locks;
   uint cap;
   global atomic_int *pending;
-  global atomic_int *error; // 0, or the first failure: 1 table full, 2 queue full
+  global atomic_int *error; // 0, or the first failure: 1 node table full, 2 queue full
 } ws_pool;
 
 #define WS_NONE -1 // no task found this time (others may still be at work)
 #define WS_DONE -2 // no task is left anywhere
-
-void ws_fail(ws_pool w, int code) {
-  int none = 0;
-  atomic_compare_exchange_strong_explicit(w.error, &none, code, memory_order_relaxed,
-                                          memory_order_relaxed, memory_scope_device);
-}
 
 void ws_add_pending(ws_pool w, int tasks) {
   atomic_fetch_add_explicit(w.pending, tasks, memory_order_relaxed, memory_scope_device);
@@ -46,16 +40,38 @@ void ws_task_done(ws_pool w) {
   atomic_fetch_sub_explicit(w.pending, 1, memory_order_release, memory_scope_device);
 }
 
-// Push onto queue q, whose lock the caller holds. False if the queue is full.
-bool ws_push_locked(ws_pool w, int q, int task) {
+// A new task that finds no room is lost: the error word keeps the first failure's
+// code (the host reports it) and the task is uncounted, so that the launch still ends.
+void ws_lose(ws_pool w, int code) {
+  int none = 0;
+  atomic_compare_exchange_strong_explicit(w.error, &none, code, memory_order_relaxed,
+                                          memory_order_relaxed, memory_scope_device);
+  ws_task_done(w);
+}
+
+// A node for a new task from the includer's table of node_cap nodes: its id, or -1
+// if the table is full (the task is lost).
+int ws_new_node(ws_pool w, global atomic_int *node_count, int node_cap) {
+  const int id =
+      atomic_fetch_add_explicit(node_count, 1, memory_order_relaxed, memory_scope_device);
+  if (id >= node_cap) {
+    ws_lose(w, 1);
+    return -1;
+  }
+  return id;
+}
+
+// Push a new task onto queue q, whose lock the caller holds. Lost if the queue is full.
+void ws_push_locked(ws_pool w, int q, int task) {
   global ws_queue *Q = &w.queues[q];
   const uint head = atomic_load_explicit(&Q->head, memory_order_relaxed, memory_scope_device);
   const uint tail = atomic_load_explicit(&Q->tail, memory_order_relaxed, memory_scope_device);
-  if (tail - head >= w.cap)
-    return false;
+  if (tail - head >= w.cap) {
+    ws_lose(w, 2);
+    return;
+  }
   w.slots[(size_t)q * w.cap + tail % w.cap] = task;
   atomic_store_explicit(&Q->tail, tail + 1, memory_order_relaxed, memory_scope_device);
-  return true;
 }
 
 // Take a task from queue q (caller holds its lock): the owner from the tail, a
