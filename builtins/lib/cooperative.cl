@@ -1,11 +1,13 @@
 /* Cooperative kernels (fibercl/cooperative.h; semantics there and in DESIGN.md).
  *
- * Each function is a group-level rendezvous (a work-group barrier) followed by the
- * marker __fibercl_coop_point(op), which the compiler turns into a call of the runtime
- * (FIBERCL_HOST_COOP) and, for offer_kill and the resizing barrier, a return from the
- * kernel when the runtime says the group leaves; request_fork and the resizing barrier
- * are also where forked groups start. The runtime decides once per group and barrier
- * round, at work-item 0's call, so every work-item of the group gets the same answer.
+ * Each function is the marker __fibercl_coop_point(op), which the compiler turns into
+ * a call of the runtime (FIBERCL_HOST_COOP) and, for offer_kill and the resizing
+ * barrier, a return from the kernel when the runtime says the group leaves;
+ * request_fork and the resizing barrier are also where forked groups start. The
+ * runtime decides at the first work-item's call and gives every other work-item the
+ * same answer at the same call (kernel_abi.h), so offer_kill and request_fork need no
+ * work-group barrier: they cost a call, not a rendezvous. The global barriers are
+ * rendezvous of the whole group (its memory accesses before them must be done).
  */
 #include "fcl_internal.h"
 #include "fibercl/kernel_abi.h"
@@ -15,15 +17,9 @@ const __private fcl_group_ctx *__fibercl_ctx(void) __attribute__((const));
 
 #define FCL_COOP_FENCES (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 
-__attribute__((convergent)) void offer_kill(void) {
-  barrier(FCL_COOP_FENCES);
-  __fibercl_coop_point(FCL_COOP_KILL);
-}
+__attribute__((convergent)) void offer_kill(void) { __fibercl_coop_point(FCL_COOP_KILL); }
 
-__attribute__((convergent)) void request_fork(void) {
-  barrier(FCL_COOP_FENCES);
-  __fibercl_coop_point(FCL_COOP_FORK);
-}
+__attribute__((convergent)) void request_fork(void) { __fibercl_coop_point(FCL_COOP_FORK); }
 
 __attribute__((convergent)) void global_barrier(void) {
   barrier(FCL_COOP_FENCES);

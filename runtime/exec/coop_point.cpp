@@ -1,7 +1,7 @@
 // __fibercl_host_coop: the runtime side of the cooperative kernels functions
-// (FIBERCL_HOST_COOP in kernel_abi.h). Every work-item of a group makes each call; the
-// first call of a batch (work-item 0's) decides for the group and the others get the
-// same answer. Waiting at a global barrier goes through the group's yield point, so
+// (FIBERCL_HOST_COOP in kernel_abi.h). Every work-item of a group makes the same
+// sequence of calls; the first work-item to make the group's j-th call decides for the
+// group, and the others get the same answer at their j-th call. Waiting at a global barrier goes through the group's yield point, so
 // the scheduler runs the other groups meanwhile and a barrier that cannot complete is
 // reported as a deadlock. Runs on the group's fiber: noexcept.
 #include <cstring>
@@ -25,7 +25,8 @@ void waitForRelease(fcl_group_ctx *ctx, YieldGroup &y, uint64_t gen, uint32_t si
 } // namespace
 
 extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site,
-                                       uint8_t *frame, fcl_u64 frameSize) noexcept {
+                                       fcl_u32 x, fcl_u32 y_, fcl_u32 z, uint8_t *frame,
+                                       fcl_u64 frameSize) noexcept {
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   YieldGroup *y = g.yieldGroup;
   if (!y || !y->sh->coop)
@@ -39,10 +40,15 @@ extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 s
   }
   if (op == FCL_COOP_QUERY)
     return coop.wanted();
-  // Work-group functions: work-items call in batches of g.n.
-  const bool first = y->coopCalls++ % (g.n ? g.n : 1) == 0;
-  if (!first)
-    return y->coopAnswer;
+  // The work-item's j-th call: decided already (by another work-item), or decided now.
+  const uint64_t items = ctx->local_size[0] * ctx->local_size[1] * ctx->local_size[2];
+  if (y->coopItemCalls.size() != items)
+    y->coopItemCalls.assign(items, 0); // first call in this group
+  const uint64_t item = x + ctx->local_size[0] * (y_ + ctx->local_size[1] * uint64_t(z));
+  const uint64_t j = y->coopItemCalls[item]++;
+  if (j < y->coopDecided)
+    return j == y->coopLeaveAt ? FCL_COOP_LEAVE : 0;
+  y->coopDecided = j + 1;
   uint32_t answer = 0;
   switch (op) {
   case FCL_COOP_KILL:
@@ -64,6 +70,7 @@ extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 s
   default:
     break;
   }
-  y->coopAnswer = answer;
+  if (answer == FCL_COOP_LEAVE)
+    y->coopLeaveAt = j;
   return answer;
 }

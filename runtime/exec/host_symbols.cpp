@@ -8,7 +8,8 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
                                        fcl_u32 flags) noexcept;
 extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept;
 extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site,
-                                       uint8_t *frame, fcl_u64 frameSize) noexcept;
+                                       fcl_u32 x, fcl_u32 y, fcl_u32 z, uint8_t *frame,
+                                       fcl_u64 frameSize) noexcept;
 
 namespace fibercl::exec {
 

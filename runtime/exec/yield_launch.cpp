@@ -268,8 +268,9 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->gid = sh.coop ? coopStart.gid : sh.groupAt(k);
   y->startSite = coopStart.site;
   y->startFrame = std::move(coopStart.frame);
-  y->coopCalls = 0;
-  y->coopAnswer = 0;
+  y->coopItemCalls.clear();
+  y->coopDecided = 0;
+  y->coopLeaveAt = ~uint64_t(0);
   y->stack = stack;
   y->localMem = lm;
   y->gs.runner = &r;

@@ -96,11 +96,14 @@ struct YieldGroup {
   bool finished = false;
   bool aborted = false;
   // Cooperative launches: where the group starts (a fork site, 0 = the kernel's
-  // start) with the transmitted bytes, and its calls of FIBERCL_HOST_COOP so far.
+  // start) with the transmitted bytes; each work-item's count of FIBERCL_HOST_COOP
+  // calls, how many of the group's calls are decided, and the call at which the group
+  // leaves (kill or shrinking resize; the only answer the others must repeat).
   uint32_t startSite = 0;
   std::vector<uint8_t> startFrame;
-  uint64_t coopCalls = 0;
-  uint32_t coopAnswer = 0;
+  std::vector<uint64_t> coopItemCalls;
+  uint64_t coopDecided = 0;
+  uint64_t coopLeaveAt = ~uint64_t(0);
 };
 
 // One worker's view of a yielding launch.

@@ -65,10 +65,12 @@ typedef struct fcl_coop_view {
 
 /* Cooperative kernels (fibercl/cooperative.h): the builtins library calls the marker
  *   fcl_u32 __fibercl_coop_point(fcl_u32 op);
- * which the compiler replaces by FIBERCL_HOST_COOP(ctx, op, site, frame, frame_size):
- * `frame` is the work-item's transmit frame (the bytes of its `transmit` variables).
- * Every work-item of the group makes each call; the runtime decides once per group
- * (at the first call of a barrier round) and gives the others the same answer. */
+ * which the compiler replaces by FIBERCL_HOST_COOP(ctx, op, site, x, y, z, frame,
+ * frame_size): (x, y, z) is the calling work-item's local id, `frame` its transmit
+ * frame (the bytes of its `transmit` variables). Every work-item makes the same
+ * sequence of these calls (they are work-group functions); the first work-item to make
+ * a group's j-th call decides for the group, and the others get the same answer at
+ * their j-th call. */
 #define FIBERCL_HOST_COOP "__fibercl_host_coop"
 #define FCL_COOP_ENTRY 0    /* at the start: returns the fork site to resume at (0: none),
                                filling the frame with the transmitted bytes */

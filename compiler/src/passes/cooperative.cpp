@@ -90,7 +90,8 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
   if (!marker || marker->use_empty())
     return llvm::PreservedAnalyses::all();
   llvm::FunctionCallee hostCoop = m.getOrInsertFunction(
-      FIBERCL_HOST_COOP, llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, i64}, false));
+      FIBERCL_HOST_COOP,
+      llvm::FunctionType::get(i32, {ptr, i32, i32, i32, i32, i32, ptr, i64}, false));
 
   for (llvm::Function &body : m) {
     if (!body.hasFnAttribute(kKernelAttr))
@@ -109,7 +110,9 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
     if (points.empty())
       continue;
     body.addFnAttr(kCooperativeAttr);
-    llvm::Value *ctx = body.getArg(body.arg_size() - 4);
+    const unsigned n = body.arg_size() - 4;
+    llvm::Value *ctx = body.getArg(n), *x = body.getArg(n + 1), *y = body.getArg(n + 2),
+                *z = body.getArg(n + 3);
     llvm::BasicBlock &entry = body.getEntryBlock();
 
     // The transmit frame: each transmitted variable's bytes, 16-byte aligned.
@@ -150,8 +153,8 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
       if (forks)
         copyIntoFrame(b);
       llvm::CallInst *call = b.CreateCall(
-          hostCoop, {ctx, llvm::ConstantInt::get(i32, op), llvm::ConstantInt::get(i32, site),
-                     frame, frameBytes});
+          hostCoop, {ctx, llvm::ConstantInt::get(i32, op), llvm::ConstantInt::get(i32, site), x,
+                     y, z, frame, frameBytes});
       call->setDebugLoc(point->getDebugLoc());
       point->replaceAllUsesWith(b.CreateZExtOrTrunc(call, point->getType()));
       llvm::BasicBlock *after = point->getParent()->splitBasicBlock(point->getNextNode(), "coop.after");
@@ -193,7 +196,7 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
       llvm::IRBuilder<> b(br);
       llvm::CallInst *where = b.CreateCall(
           hostCoop, {ctx, llvm::ConstantInt::get(i32, FCL_COOP_ENTRY),
-                     llvm::ConstantInt::get(i32, 0), frame, frameBytes});
+                     llvm::ConstantInt::get(i32, 0), x, y, z, frame, frameBytes});
       llvm::SwitchInst *sw = b.CreateSwitch(where, start, unsigned(resumeAt.size()));
       br->eraseFromParent();
       for (auto [site, target] : resumeAt) {
