@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -363,6 +364,30 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
                     std::to_string(sh.info[y.gid].site.load()));
 }
 
+// A finished group of a cooperative kernel: did every work-item make the same
+// cooperative calls? (They are work-group functions; one reached by only some
+// work-items would kill or fork part of a group.) Reports the first mismatch.
+bool coopCallsUniform(YieldGroup &y) noexcept {
+  const std::vector<uint64_t> &calls = y.coopItemCalls;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i] == y.coopDecided)
+      continue;
+    const fcl_group_ctx &c = y.ctx;
+    uint64_t lx = c.local_size[0], ly = c.local_size[1];
+    std::fprintf(stderr,
+                 "FiberCL: kernel '%s': work-group %llu: work-item (%llu,%llu,%llu) made %llu "
+                 "cooperative calls but another made %llu (offer_kill, request_fork and the "
+                 "global barriers are work-group functions: every work-item must reach each "
+                 "one)\n",
+                 y.sh->job.range.kernelName.c_str(), (unsigned long long)y.gid,
+                 (unsigned long long)(i % lx), (unsigned long long)(i / lx % ly),
+                 (unsigned long long)(i / lx / ly), (unsigned long long)calls[i],
+                 (unsigned long long)y.coopDecided);
+    return false;
+  }
+  return true;
+}
+
 // While the GPU-like start lasts and the gate or the turn is not this worker's. The
 // start only shapes the interleaving, so if it stands still for kStuckStartNs it is
 // ended rather than waited for (a safety net: groups still marked as in lockstep then
@@ -524,6 +549,8 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     if (next->finished) {
       sh.arrive(*next); // a wave group that finished before any yield point
       sh.info[next->gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);
+      if (sh.coop && !next->aborted && !coopCallsUniform(*next))
+        next->aborted = true; // reported; the launch fails
       if (next->aborted && !sh.abandon.exchange(true)) {
         int32_t expected = kComplete;
         job.status.compare_exchange_strong(expected, kOutOfResources);

@@ -308,6 +308,25 @@ TEST_F(Cooperative, BarrierThatCannotCompleteIsReported) {
   }
 }
 
+TEST_F(Cooperative, OfferKillInDivergentCodeIsReported) {
+  SKIP_UNLESS_FIBERCL("misuse reports");
+  cl_kernel k = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void partial(global int *p) {
+      if (get_local_id(0) < 2)
+        offer_kill(); // a work-group function in divergent code
+      p[get_global_id(0)] = 1;
+    })CLC",
+                           "partial", "-cl-std=CL2.0");
+  cl_mem p = buffer(16 * sizeof(cl_int));
+  setArgs(k, p);
+  testing::internal::CaptureStderr();
+  tryRun(k, {16}, {4});
+  std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_NE(report.find("kernel 'partial': work-group"), std::string::npos) << report;
+  EXPECT_NE(report.find("cooperative calls but another made"), std::string::npos) << report;
+}
+
 TEST_F(Cooperative, CooperativeKernelsAreOneDimensional) {
   SKIP_UNLESS_FIBERCL("cooperative kernels");
   cl_kernel k = kernelFrom(R"CLC(
