@@ -4,12 +4,15 @@
 //
 //   fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]
 //                [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]
+//                [--beside MS]
 //
 // One line per (app, form): "<app> <form> ok <ms>" (median kernel time of the R
 // runs, every run verified) or "<app> <form> FAIL <why>". Exit status 1 if any
 // failed. --time adds the spread of the runs and the slowdown of the prim and coop
 // forms over the plain one (seed 001 Table 2 measures coop over plain). --source
 // prints the composed kernel sources with line numbers (as deadlock reports cite them).
+// --beside MS enqueues another kernel on a second queue every MS ms while each app
+// kernel runs (beside.hpp: the cooperative kernel gives groups back and forks them).
 //
 // Forms: plain = persistent threads with a hand-written barrier or mutex over all
 // launched groups; prim = <fibercl/primitives.h> (discovery, XF barrier, library
@@ -26,6 +29,7 @@
 // options and the runs).
 
 #include "app.hpp"
+#include "beside.hpp"
 
 #if __has_include(<CL/cl_fibercl.h>)
 #include <CL/cl_fibercl.h>
@@ -38,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -98,6 +103,7 @@ struct Options {
   int repeat = 1, timeout = 60;
   bool time = false;
   bool source = false; // print the composed kernel sources instead of running
+  int beside_ms = 0;    // --beside: another kernel every this many ms (0: none)
   std::string kernel_dir;
 };
 
@@ -124,6 +130,9 @@ std::vector<double> run(Cl &cl, App &app, Form form, const Options &opt) {
 
   std::vector<double> ms;
   const size_t global = opt.groups * opt.local, local = opt.local;
+  std::unique_ptr<Beside> beside;
+  if (opt.beside_ms > 0)
+    beside = std::make_unique<Beside>(cl);
   for (int r = 0; r < opt.repeat; ++r) {
     app.reset(cl, opt.groups);
     cl.zero(bar, 8);
@@ -147,6 +156,8 @@ std::vector<double> run(Cl &cl, App &app, Form form, const Options &opt) {
     cl_event ev = nullptr;
     check(clEnqueueNDRangeKernel(cl.queue, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
           "clEnqueueNDRangeKernel");
+    if (beside)
+      beside->runWhile(ev, opt.beside_ms);
     const cl_int waited = clWaitForEvents(1, &ev);
     const auto t1 = std::chrono::steady_clock::now();
     g_deadline_ms = 0;
@@ -210,6 +221,7 @@ void usage() {
   std::fprintf(stderr,
                "usage: fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]\n"
                "                    [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]\n"
+               "                    [--beside MS]\n"
                "apps: color mis sssp bfs octree game\n");
 }
 
@@ -260,6 +272,8 @@ int main(int argc, char **argv) {
       opt.timeout = int(std::max(1L, value()));
     else if (s == "--time")
       opt.time = true;
+    else if (s == "--beside")
+      opt.beside_ms = int(std::max(1L, value()));
     else if (s == "--source")
       opt.source = true;
     else if (s == "--kernels" && i + 1 < argc)

@@ -4,13 +4,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/debug.hpp"
 #include "runtime/exec/device_slots.hpp"
 
 namespace fibercl::exec {
 
-CoopLaunch::CoopLaunch(uint32_t requested, uint32_t bound, bool deterministic, uint64_t seed,
-                       std::atomic<uint64_t> &remaining, DeviceSlots *slots)
-    : requested_(requested), capacity_(bound ? std::min(bound, requested) : requested),
+CoopLaunch::CoopLaunch(std::string kernel, uint32_t requested, uint32_t bound,
+                       bool deterministic, uint64_t seed, std::atomic<uint64_t> &remaining,
+                       DeviceSlots *slots)
+    : kernel_(std::move(kernel)), requested_(requested), capacity_(bound ? std::min(bound, requested) : requested),
       deterministic_(deterministic), rng_(seed ^ 0xc00b5eedull), slots_(slots),
       remaining_(remaining), leaving_(requested, 0) {
   if (slots_ && !slots_->coopStarted(capacity_))
@@ -30,6 +32,17 @@ void CoopLaunch::end() {
   if (slots_)
     slots_->coopEnded();
   slots_ = nullptr;
+  if (ended_)
+    return;
+  ended_ = true;
+  if (runtime::debugEnabled("coop"))
+    runtime::debugLog("coop", "kernel '" + kernel_ + "': " + std::to_string(requested_) +
+                                  " groups requested, at most " + std::to_string(capacity_) +
+                                  " active; active ranged " + std::to_string(minActive_) + ".." +
+                                  std::to_string(maxActive_) + "; kills " +
+                                  std::to_string(kills_) + ", groups forked " +
+                                  std::to_string(forks_) + ", resizing barriers " +
+                                  std::to_string(resizes_));
 }
 
 uint32_t CoopLaunch::initialStarts() {
@@ -60,6 +73,8 @@ uint32_t CoopLaunch::dropStarts() {
 
 void CoopLaunch::setActive(uint32_t m) {
   active_ = m;
+  minActive_ = std::min(minActive_, m);
+  maxActive_ = std::max(maxActive_, m);
   __atomic_store_n(&view.active, uint64_t(m), __ATOMIC_RELEASE);
   if (slots_)
     slots_->setCoopActive(m);
@@ -78,8 +93,10 @@ void CoopLaunch::addStarts(uint32_t from, uint32_t to, uint32_t site,
                            const std::vector<uint8_t> &frame) {
   for (uint32_t g = from; g < to; ++g)
     starts_.push_back(GroupStart{g, site, frame});
-  if (to > from)
+  if (to > from) {
     remaining_.fetch_add(to - from, std::memory_order_acq_rel);
+    forks_ += to - from;
+  }
 }
 
 uint32_t CoopLaunch::offerKill(uint32_t gid) {
@@ -94,6 +111,7 @@ uint32_t CoopLaunch::offerKill(uint32_t gid) {
   if (!accept)
     return 0;
   setActive(active_ - 1);
+  ++kills_;
   if (arrived_ > 0 && arrived_ >= active_)
     releaseBarrier(); // the others wait at a global barrier for one group fewer now
   return FCL_COOP_LEAVE;
@@ -144,9 +162,12 @@ void CoopLaunch::releaseBarrier() {
     } else {
       to = active_ + forkable();
     }
-    if (to < active_)
+    ++resizes_;
+    if (to < active_) {
+      kills_ += active_ - to;
       for (uint32_t g = to; g < active_; ++g)
         leaving_[g] = 1;
+    }
     uint32_t from = active_;
     setActive(to);
     if (to > from)

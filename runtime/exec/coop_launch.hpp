@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "fibercl/kernel_abi.h"
@@ -35,13 +36,14 @@ public:
   // `requested`: N, the groups the kernel was launched with; `bound`: the occupancy
   // bound (0 = none). `slots`: the device's ledger (may be null).
   // `remaining`: the launch's count of groups left to finish (forks add to it).
-  CoopLaunch(uint32_t requested, uint32_t bound, bool deterministic, uint64_t seed,
-             std::atomic<uint64_t> &remaining, DeviceSlots *slots);
+  CoopLaunch(std::string kernel, uint32_t requested, uint32_t bound, bool deterministic,
+             uint64_t seed, std::atomic<uint64_t> &remaining, DeviceSlots *slots);
   ~CoopLaunch();
   CoopLaunch(const CoopLaunch &) = delete;
   CoopLaunch &operator=(const CoopLaunch &) = delete;
   uint32_t initialStarts();
-  // The launch completed: its slots go back to the device (also on destruction).
+  // The launch completed: its slots go back to the device (also on destruction);
+  // with FIBERCL_DEBUG=coop, a summary of its kills, forks and resizes.
   void end();
 
   fcl_coop_view view{}; // what kernels read (M)
@@ -75,6 +77,7 @@ private:
   bool decide(uint32_t percent); // deterministic coin
 
   std::mutex m_;
+  const std::string kernel_;
   const uint32_t requested_;
   const uint32_t capacity_;            // at most this many active groups
   const bool deterministic_;
@@ -90,6 +93,10 @@ private:
   uint32_t resizeSite_ = 0;
   std::vector<uint8_t> resizeFrame_;   // group 0's transmitted bytes
   std::atomic<uint64_t> generation_{0};
+  // What happened, for FIBERCL_DEBUG=coop.
+  uint64_t kills_ = 0, forks_ = 0, resizes_ = 0;
+  uint32_t minActive_ = ~0u, maxActive_ = 0;
+  bool ended_ = false;
 };
 
 } // namespace fibercl::exec

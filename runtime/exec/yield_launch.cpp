@@ -83,8 +83,8 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slot
   if (j.range.cooperative) {
     // Active groups never exceed the bound, so the kernel never waits for a group that
     // is not occupant (the model's fairness guarantee).
-    coop = std::make_unique<CoopLaunch>(uint32_t(n), S.occupancy, S.deterministic, S.seed,
-                                        remaining, slots);
+    coop = std::make_unique<CoopLaunch>(j.range.kernelName, uint32_t(n), S.occupancy,
+                                        S.deterministic, S.seed, remaining, slots);
     starting = coop->initialStarts();
     remaining.store(starting);
   }
