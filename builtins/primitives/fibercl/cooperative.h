@@ -25,6 +25,14 @@
  *                    is waiting for them).
  *   transmit         qualifier of private variables at the kernel's outermost scope.
  *
+ * The functions may be called from helper functions too (FiberCL inlines them), but a
+ * forked group resumes with every private variable of every enclosing function
+ * uninitialised except the `transmit` ones: a helper's own parameters included. Only
+ * the kernel's arguments are always available. offer_kill and request_fork are not
+ * barriers: the group decides at the first work-item's call and every other work-item
+ * follows at the same call (a killed group's other work-items run on until they get
+ * there); FiberCL reports a group whose work-items made different calls.
+ *
  * On FiberCL the scheduler is real: a kernel enqueued on another queue of the device
  * gets its work-groups from kills at offer_kill / resizing barriers, and returns them
  * through later forks. In deterministic mode (a seed) every kill and fork decision is
