@@ -217,6 +217,10 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     // The cooperative kernels model numbers active groups 0..M-1 in one dimension.
     check(info.cooperative && work_dim != 1, CL_INVALID_WORK_DIMENSION,
           "a cooperative kernel (fibercl/cooperative.h) is launched in one dimension");
+    // Its groups are interchangeable slots (forked ids are reused): all the same size.
+    check(info.cooperative && range.globalSize[0] % range.localSize[0] != 0,
+          CL_INVALID_WORK_GROUP_SIZE,
+          "a cooperative kernel's global size is a multiple of its work-group size");
     range.cooperative = info.cooperative;
     range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };
     auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));

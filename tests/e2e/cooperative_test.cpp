@@ -327,7 +327,7 @@ TEST_F(Cooperative, OfferKillInDivergentCodeIsReported) {
   EXPECT_NE(report.find("cooperative calls but another made"), std::string::npos) << report;
 }
 
-TEST_F(Cooperative, CooperativeKernelsAreOneDimensional) {
+TEST_F(Cooperative, CooperativeKernelsAreOneDimensionalWithUniformGroups) {
   SKIP_UNLESS_FIBERCL("cooperative kernels");
   cl_kernel k = kernelFrom(R"CLC(
     #include <fibercl/cooperative.h>
@@ -336,6 +336,7 @@ TEST_F(Cooperative, CooperativeKernelsAreOneDimensional) {
   cl_mem b = buffer(sizeof(cl_int));
   setArgs(k, b);
   EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION, tryRun(k, {4, 4}, {2, 2}));
+  EXPECT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE, tryRun(k, {10}, {4})) << "uniform groups only";
 }
 
 TEST_F(Cooperative, HeadersNeedOpenCL2) {
