@@ -4,10 +4,17 @@
 
 namespace fibercl::runtime {
 
-Context::Context(std::vector<cl_context_properties> properties, Notify notify,
-                 void *userData)
-    : device_(&Device::get()), properties_(std::move(properties)), notify_(notify),
+Context::Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties,
+                 Notify notify, void *userData)
+    : devices_(std::move(devices)), properties_(std::move(properties)), notify_(notify),
       userData_(userData) {}
+
+bool Context::hasDevice(const Device &d) const {
+  for (const Device *mine : devices_)
+    if (mine == &d)
+      return true;
+  return false;
+}
 
 Context::~Context() {
   // Called in reverse order of registration (clSetContextDestructorCallback).

@@ -1,5 +1,5 @@
-// cl_context: the devices (FiberCL's one CPU device), the creation properties and the
-// application's error and destructor callbacks.
+// cl_context: its devices (as the application listed them), the creation properties
+// and the application's error and destructor callbacks.
 #pragma once
 
 #include "runtime/object.hpp"
@@ -18,11 +18,16 @@ public:
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
   using DestructorCallback = void(CL_CALLBACK *)(cl_context, void *);
 
-  // `properties` as given (including the terminating 0), or empty.
-  Context(std::vector<cl_context_properties> properties, Notify notify, void *userData);
+  // `devices`: at least one, without duplicates. `properties` as given (including the
+  // terminating 0), or empty.
+  Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties,
+          Notify notify, void *userData);
   ~Context();
 
-  Device &device() const { return *device_; }
+  const std::vector<Device *> &devices() const { return devices_; }
+  bool hasDevice(const Device &d) const;
+  // The first device (FiberCL has one per platform today).
+  Device &device() const { return *devices_.front(); }
   const std::vector<cl_context_properties> &properties() const { return properties_; }
 
   // Reports an error to the application's pfn_notify, if it gave one.
@@ -30,7 +35,7 @@ public:
   void addDestructorCallback(DestructorCallback fn, void *userData);
 
 private:
-  Device *device_;
+  std::vector<Device *> devices_;
   std::vector<cl_context_properties> properties_;
   Notify notify_;
   void *userData_;

@@ -154,7 +154,8 @@ void Event::complete(cl_int status) {
   } else {
     // A user event is set by the host, not through an executor `done`: wake the
     // threads waiting in helpUntil so they look again.
-    Device::get().wakeWaiters();
+    for (Device *d : context_->devices())
+      d->wakeWaiters();
   }
 }
 
@@ -202,7 +203,10 @@ void Event::runCallbacks(cl_int status) {
 void waitFor(Event &ev) {
   if (ev.done())
     return;
-  Device::get().executor().helpUntil([&ev] { return ev.done(); });
+  // Help the device that runs it (a user event: the context's first device; its
+  // waiters are woken when the host sets it).
+  Device &d = ev.queue() ? ev.queue()->device() : ev.context().device();
+  d.executor().helpUntil([&ev] { return ev.done(); });
 }
 
 } // namespace fibercl::runtime

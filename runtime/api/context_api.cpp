@@ -1,4 +1,6 @@
 // Entry points for contexts.
+#include <algorithm>
+
 #include "runtime/api/entry.hpp"
 #include "runtime/context.hpp"
 #include "runtime/platform.hpp"
@@ -66,9 +68,13 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
     check(!pfn_notify && user_data, CL_INVALID_VALUE,
           "pfn_notify is NULL but user_data is not");
     // CL_INVALID_DEVICE if any device in devices is not a valid device.
-    for (cl_uint i = 0; i < num_devices; ++i)
-      obj<Device>(devices[i], "devices[i]");
-    return give(make<Context>(std::move(props), pfn_notify, user_data));
+    std::vector<Device *> list;
+    for (cl_uint i = 0; i < num_devices; ++i) {
+      Device *d = &obj<Device>(devices[i], "devices[i]");
+      if (std::find(list.begin(), list.end(), d) == list.end()) // a duplicate counts once
+        list.push_back(d);
+    }
+    return give(make<Context>(std::move(list), std::move(props), pfn_notify, user_data));
   });
 }
 
@@ -92,7 +98,8 @@ cl_context CL_API_CALL clCreateContextFromType(
     check(device_type != CL_DEVICE_TYPE_ALL &&
               !(device_type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU)),
           CL_DEVICE_NOT_FOUND, "FiberCL has one CPU device");
-    return give(make<Context>(std::move(props), pfn_notify, user_data));
+    return give(make<Context>(std::vector<Device *>{&Platform::get().device()}, std::move(props),
+                              pfn_notify, user_data));
   });
 }
 
@@ -115,9 +122,13 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_na
     case CL_CONTEXT_REFERENCE_COUNT:
       return out.scalar<cl_uint>(ctx.refs());
     case CL_CONTEXT_NUM_DEVICES:
-      return out.scalar<cl_uint>(1);
-    case CL_CONTEXT_DEVICES:
-      return out.scalar<cl_device_id>(ctx.device().handle());
+      return out.scalar<cl_uint>(cl_uint(ctx.devices().size()));
+    case CL_CONTEXT_DEVICES: {
+      std::vector<cl_device_id> ids;
+      for (Device *d : ctx.devices())
+        ids.push_back(d->handle());
+      return out.array(ids);
+    }
     case CL_CONTEXT_PROPERTIES:
       return out.array(ctx.properties());
     default:

@@ -18,7 +18,7 @@ public:
   explicit HostCommand(F work) : work_(std::move(work)) {}
   void start(Event &ev) override {
     Event *e = &ev;
-    Device::get().executor().runHost(
+    ev.queue()->device().executor().runHost(
         [this, e]() -> int32_t {
           e->setRunning();
           return work_();

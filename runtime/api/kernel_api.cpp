@@ -266,7 +266,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     // kernel (NULL is fine: the kernel has one device).
     if (device) {
       Device &d = obj<Device>(device, "device");
-      check(&d != &k.program().context().device(), CL_INVALID_DEVICE,
+      check(!k.program().context().hasDevice(d), CL_INVALID_DEVICE,
             "device is not the kernel's");
     }
     const auto &info = k.info();

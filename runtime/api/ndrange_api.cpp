@@ -74,7 +74,7 @@ public:
     // Running (CL_PROFILING_COMMAND_START) when the executor takes its first group:
     // beside a cooperative kernel, that is after the work-group slots were gathered.
     range_.started = [e] { e->setRunning(); };
-    Device::get().executor().runNDRange(std::move(range_),
+    ev.queue()->device().executor().runNDRange(std::move(range_),
                                         [e](int32_t status) { e->complete(status); });
   }
 
@@ -100,13 +100,13 @@ uint64_t largestDivisorAtMost(uint64_t n, uint64_t limit) {
 // divisor is much smaller (a prime global size would give 1-item groups) and the
 // program allows non-uniform work-groups (OpenCL C 2.0+ without
 // -cl-uniform-work-group-size), the last group is partial instead.
-void chooseLocalSize(const Kernel &k, cl_uint workDim, const uint64_t *global,
+void chooseLocalSize(const Kernel &k, Device &device, cl_uint workDim, const uint64_t *global,
                      uint64_t *local) {
   uint64_t total = 1;
   for (cl_uint d = 0; d < workDim; ++d)
     total *= global[d];
   uint64_t budget = k.info().usesBarriers ? 256 : Device::kMaxWorkGroupSize;
-  uint64_t workers = Device::get().executor().workerCount();
+  uint64_t workers = device.executor().workerCount();
   uint64_t perGroupForBalance = total / (4 * (workers ? workers : 1));
   if (perGroupForBalance < budget)
     budget = perGroupForBalance ? perGroupForBalance : 1;
@@ -187,7 +187,7 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     for (cl_uint d = 0; d < work_dim; ++d)
       range.localSize[d] = info.reqdWorkGroupSize[d];
   } else if (!empty) {
-    chooseLocalSize(k, work_dim, range.globalSize, range.localSize);
+    chooseLocalSize(k, q.device(), work_dim, range.globalSize, range.localSize);
   }
   // CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and the
   // global_work_size is not evenly divisible by the local_work_size (or by the

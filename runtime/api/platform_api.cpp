@@ -89,7 +89,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
       throw Error(CL_DEVICE_NOT_FOUND, "FiberCL has one CPU device");
     }
     if (devices)
-      devices[0] = Device::get().handle();
+      devices[0] = Platform::get().device().handle();
     if (num_devices)
       *num_devices = 1;
   });

@@ -25,7 +25,7 @@ void checkDeviceList(const Context &ctx, cl_uint num_devices,
         "device_list is not NULL but num_devices is 0");
   for (cl_uint i = 0; i < num_devices; ++i) {
     Device &d = obj<Device>(device_list[i], "device_list[i]");
-    check(&d != &ctx.device(), CL_INVALID_DEVICE, "a device is not in the context");
+    check(!ctx.hasDevice(d), CL_INVALID_DEVICE, "a device is not in the context");
   }
 }
 
@@ -284,9 +284,13 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     case CL_PROGRAM_CONTEXT:
       return out.scalar<cl_context>(p.context().handle());
     case CL_PROGRAM_NUM_DEVICES:
-      return out.scalar<cl_uint>(1);
-    case CL_PROGRAM_DEVICES:
-      return out.scalar<cl_device_id>(p.context().device().handle());
+      return out.scalar<cl_uint>(cl_uint(p.context().devices().size()));
+    case CL_PROGRAM_DEVICES: {
+      std::vector<cl_device_id> ids;
+      for (Device *d : p.context().devices())
+        ids.push_back(d->handle());
+      return out.array(ids);
+    }
     case CL_PROGRAM_SOURCE:
       return out.string(p.source());
     case CL_PROGRAM_IL:
@@ -337,7 +341,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     // CL_INVALID_DEVICE if device is not in the list of devices associated with
     // program.
     Device &d = obj<Device>(device, "device");
-    check(&d != &p.context().device(), CL_INVALID_DEVICE, "device is not the program's");
+    check(!p.context().hasDevice(d), CL_INVALID_DEVICE, "device is not the program's");
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     switch (param_name) {
     case CL_PROGRAM_BUILD_STATUS:

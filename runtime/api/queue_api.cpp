@@ -52,7 +52,7 @@ Ref<Queue> createQueue(cl_context context, cl_device_id device,
   // CL_INVALID_DEVICE if device is not a valid device or is not associated with
   // context.
   Device &dev = obj<Device>(device, "device");
-  check(&dev != &ctx.device(), CL_INVALID_DEVICE, "device is not in context");
+  check(!ctx.hasDevice(dev), CL_INVALID_DEVICE, "device is not in context");
   checkQueueProps(props);
   return make<Queue>(ctx, dev, props, std::move(array));
 }
@@ -166,7 +166,7 @@ cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_
   return call(__func__, [&] {
     Context &ctx = obj<Context>(context, "context");
     Device &dev = obj<Device>(device, "device");
-    check(&dev != &ctx.device(), CL_INVALID_DEVICE, "device is not in context");
+    check(!ctx.hasDevice(dev), CL_INVALID_DEVICE, "device is not in context");
     // CL_INVALID_OPERATION if device does not support a replaceable default
     // on-device queue.
     throw Error(CL_INVALID_OPERATION, "no on-device queues");
