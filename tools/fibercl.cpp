@@ -14,11 +14,14 @@
 #include <string>
 #include <vector>
 
+int listPlatforms(); // platforms.cpp
+
 namespace {
 
 const char *kUsage = R"(usage:
   fibercl exec    [options] -- PROGRAM [ARGS...]
   fibercl explore --seeds A..B [options] -- PROGRAM [ARGS...]
+  fibercl platforms
 
 exec     runs PROGRAM with FiberCL as its OpenCL platform and the schedule below
          (work-group scheduling applies to kernels with atomic or volatile accesses).
@@ -26,6 +29,10 @@ explore  runs PROGRAM once per seed in A..B (deterministic mode: one worker, eve
          scheduling decision drawn from the seed) and reports each seed whose run
          fails, deadlocks, or prints something different from the first seed's run,
          with the command that reproduces it. Exit status: 0 if no seed stood out.
+platforms
+         lists the other OpenCL implementations installed (OCL_ICD_VENDORS or
+         /etc/OpenCL/vendors) that FiberCL can delegate to, and which of them
+         FIBERCL_DELEGATE selects ("none", "all" or name substrings).
 
 options:
   --occupancy N       at most N work-groups occupant at once (0 = unbounded, default)
@@ -251,5 +258,7 @@ int main(int argc, char **argv) {
   }
   if (verb == "explore")
     return explore(parse(argc, argv, true));
+  if (verb == "platforms")
+    return listPlatforms();
   usageError("unknown command '" + verb + "'");
 }
