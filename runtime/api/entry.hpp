@@ -4,6 +4,7 @@
 
 #include "runtime/error.hpp"
 #include "runtime/event.hpp"
+#include "runtime/info_writer.hpp"
 #include "runtime/object.hpp"
 
 #include <new>
@@ -83,37 +84,8 @@ template <class T> typename T::Handle give(Ref<T> r) { return r.detach()->handle
 std::vector<Ref<Event>> waitList(cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list, const Context *context);
 
-// Writes a clGet*Info result. The size rules live here only:
-// CL_INVALID_VALUE if param_value_size < the size of the result and param_value is
-// not NULL; param_value_size_ret is written when not NULL.
-class InfoWriter {
-public:
-  InfoWriter(size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-      : size_(param_value_size), value_(param_value), sizeRet_(param_value_size_ret) {}
-
-  void bytes(const void *data, size_t n);
-  template <class T> void scalar(const T &v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    bytes(&v, sizeof v);
-  }
-  void string(const std::string &s) { bytes(s.c_str(), s.size() + 1); }
-  void string(const char *s) { string(std::string(s)); }
-  template <class T> void array(const std::vector<T> &v) {
-    bytes(v.data(), v.size() * sizeof(T));
-  }
-  template <class T> void array(const T *data, size_t n) { bytes(data, n * sizeof(T)); }
-  // For results written piecewise (CL_PROGRAM_BINARIES): applies the size rules to
-  // an n-byte result and returns param_value (possibly NULL) without writing to it.
-  void *space(size_t n);
-
-private:
-  size_t size_;
-  void *value_;
-  size_t *sizeRet_;
-};
-
-[[noreturn]] inline void badParam(const char *name = "param_name") {
-  throw Error(CL_INVALID_VALUE, std::string(name) + " is not a supported query");
-}
+// clGet*Info results (runtime/info_writer.hpp).
+using runtime::badParam;
+using runtime::InfoWriter;
 
 } // namespace fibercl::runtime::api

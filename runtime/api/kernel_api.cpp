@@ -273,7 +273,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     switch (param_name) {
     case CL_KERNEL_WORK_GROUP_SIZE: {
-      size_t size = Device::kMaxWorkGroupSize;
+      size_t size = CpuDevice::kMaxWorkGroupSize;
       if (info.reqdWorkGroupSize[0])
         size = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] *
                info.reqdWorkGroupSize[2];
@@ -287,7 +287,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     case CL_KERNEL_LOCAL_MEM_SIZE:
       return out.scalar<cl_ulong>(k.localMemSize());
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-      return out.scalar<size_t>(Device::kPreferredWorkGroupSizeMultiple);
+      return out.scalar<size_t>(CpuDevice::kPreferredWorkGroupSizeMultiple);
     case CL_KERNEL_PRIVATE_MEM_SIZE:
       return out.scalar<cl_ulong>(info.privateMemSize);
     case CL_KERNEL_GLOBAL_WORK_SIZE:

@@ -105,7 +105,7 @@ void chooseLocalSize(const Kernel &k, Device &device, cl_uint workDim, const uin
   uint64_t total = 1;
   for (cl_uint d = 0; d < workDim; ++d)
     total *= global[d];
-  uint64_t budget = k.info().usesBarriers ? 256 : Device::kMaxWorkGroupSize;
+  uint64_t budget = k.info().usesBarriers ? 256 : CpuDevice::kMaxWorkGroupSize;
   uint64_t workers = device.executor().workerCount();
   uint64_t perGroupForBalance = total / (4 * (workers ? workers : 1));
   if (perGroupForBalance < budget)
@@ -166,7 +166,7 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
             "a local_work_size element is 0");
       // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
       // local_work_size[0], ... is greater than CL_DEVICE_MAX_WORK_ITEM_SIZES.
-      check(local_work_size[d] > Device::kMaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
+      check(local_work_size[d] > CpuDevice::kMaxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
             "a local_work_size element exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
       product *= local_work_size[d];
       range.localSize[d] = local_work_size[d];
@@ -181,7 +181,7 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the total
     // number of work-items in the work-group is greater than
     // CL_KERNEL_WORK_GROUP_SIZE.
-    check(product > Device::kMaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+    check(product > CpuDevice::kMaxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
           "the work-group has more than CL_KERNEL_WORK_GROUP_SIZE work-items");
   } else if (hasReqd) {
     for (cl_uint d = 0; d < work_dim; ++d)
@@ -226,7 +226,7 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
     auto nd = std::make_unique<NDRangeCommand>(k, std::move(range));
     // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds
     // CL_DEVICE_LOCAL_MEM_SIZE.
-    check(nd->localMemSize() > Device::kLocalMemSize, CL_OUT_OF_RESOURCES,
+    check(nd->localMemSize() > CpuDevice::kLocalMemSize, CL_OUT_OF_RESOURCES,
           "the kernel needs more __local memory than CL_DEVICE_LOCAL_MEM_SIZE");
     cmd = std::move(nd);
   }

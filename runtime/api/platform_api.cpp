@@ -1,7 +1,7 @@
 // Entry points for platforms and devices (except clGetDeviceInfo: device_info.cpp),
 // timers and the compiler unload hints.
 #include "runtime/api/entry.hpp"
-#include "runtime/api/versions.hpp"
+#include "runtime/versions.hpp"
 #include "runtime/platform.hpp"
 
 #include <CL/cl_ext.h>
@@ -80,18 +80,23 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
     check(num_entries == 0 && devices, CL_INVALID_VALUE,
           "num_entries is 0 and devices is not NULL");
     check(!num_devices && !devices, CL_INVALID_VALUE, "num_devices and devices are NULL");
+    // The platform's devices of that type; the first device is the default one.
+    std::vector<cl_device_id> found;
+    const std::vector<Device *> &all = Platform::get().devices();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (device_type == CL_DEVICE_TYPE_ALL || (device_type & all[i]->type()) ||
+          ((device_type & CL_DEVICE_TYPE_DEFAULT) && i == 0))
+        found.push_back(all[i]->handle());
     // CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found.
-    bool match = device_type == CL_DEVICE_TYPE_ALL ||
-                 (device_type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU));
-    if (!match) {
+    if (found.empty()) {
       if (num_devices)
         *num_devices = 0;
-      throw Error(CL_DEVICE_NOT_FOUND, "FiberCL has one CPU device");
+      throw Error(CL_DEVICE_NOT_FOUND, "no FiberCL device of that type");
     }
-    if (devices)
-      devices[0] = Platform::get().device().handle();
+    for (cl_uint i = 0; devices && i < num_entries && i < found.size(); ++i)
+      devices[i] = found[i];
     if (num_devices)
-      *num_devices = 1;
+      *num_devices = cl_uint(found.size());
   });
 }
 

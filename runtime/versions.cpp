@@ -1,11 +1,11 @@
 // The extension, feature and OpenCL C version lists.
-#include "runtime/api/versions.hpp"
+#include "runtime/versions.hpp"
 
 #include <CL/cl_fibercl.h>
 
 #include <cstring>
 
-namespace fibercl::runtime::api {
+namespace fibercl::runtime {
 
 namespace {
 constexpr cl_version v(unsigned major, unsigned minor, unsigned patch = 0) {
@@ -79,4 +79,4 @@ std::vector<cl_name_version> nameVersions(const NameVersions &list) {
   return out;
 }
 
-} // namespace fibercl::runtime::api
+} // namespace fibercl::runtime

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace fibercl::runtime::api {
+namespace fibercl::runtime {
 
 using NameVersions = std::vector<std::pair<const char *, cl_version>>;
 
@@ -21,4 +21,4 @@ const NameVersions &openclCVersions();
 std::string joinNames(const NameVersions &list);
 std::vector<cl_name_version> nameVersions(const NameVersions &list);
 
-} // namespace fibercl::runtime::api
+} // namespace fibercl::runtime

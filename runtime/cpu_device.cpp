@@ -1,0 +1,76 @@
+// The CPU device: the CPU's name, host memory size, and the lazily started executor.
+#include "runtime/cpu_device.hpp"
+#include "runtime/exec/executor.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+
+namespace fibercl::runtime {
+
+CpuDevice &CpuDevice::get() {
+  static CpuDevice *device = new CpuDevice;
+  return *device;
+}
+
+namespace {
+std::string cpuModelName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        auto start = line.find_first_not_of(" \t", colon + 1);
+        if (start != std::string::npos)
+          return line.substr(start);
+      }
+    }
+  }
+  return "CPU";
+}
+
+uint32_t cpuMaxMHz() {
+  std::ifstream in("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  uint64_t khz = 0;
+  if (in >> khz && khz)
+    return uint32_t(khz / 1000);
+  std::ifstream info("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(info, line)) {
+    if (line.rfind("cpu MHz", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos)
+        return uint32_t(std::stod(line.substr(colon + 1)));
+    }
+  }
+  return 0;
+}
+} // namespace
+
+CpuDevice::CpuDevice() : name_(cpuModelName()), maxClockMHz_(cpuMaxMHz()) {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  globalMemSize_ = (pages > 0 && pageSize > 0) ? uint64_t(pages) * uint64_t(pageSize)
+                                               : uint64_t(1) << 30;
+}
+
+exec::Executor &CpuDevice::executor() {
+  if (auto *e = started_.load(std::memory_order_acquire))
+    return *e;
+  std::call_once(executorOnce_, [this] {
+    executor_ = std::make_unique<exec::Executor>();
+    started_.store(executor_.get(), std::memory_order_release);
+  });
+  return *executor_;
+}
+
+exec::Executor *CpuDevice::executorIfStarted() {
+  return started_.load(std::memory_order_acquire);
+}
+
+void CpuDevice::wakeWaiters() {
+  if (auto *e = executorIfStarted())
+    e->runHost([] { return int32_t(CL_COMPLETE); }, [](int32_t) {});
+}
+
+} // namespace fibercl::runtime

@@ -1,0 +1,48 @@
+// The host CPU as an OpenCL device: work-groups on FiberCL's executor.
+#pragma once
+
+#include "runtime/device.hpp"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace fibercl::runtime {
+
+// The host CPU as an OpenCL device. A process-wide singleton (a root device:
+// retain/release do nothing). Owns the executor, created on first need so that
+// loading the library starts no threads.
+class CpuDevice final : public Device {
+public:
+  static CpuDevice &get();
+
+  cl_device_type type() const override { return CL_DEVICE_TYPE_CPU; }
+  void info(cl_device_info param, InfoWriter &out) override; // cpu_device_info.cpp
+  uint64_t maxAllocSize() const override { return globalMemSize_ / 4; }
+  exec::Executor &executor() override;
+  exec::Executor *executorIfStarted() override;
+  void wakeWaiters() override;
+
+  const std::string &name() const { return name_; }
+  uint64_t globalMemSize() const { return globalMemSize_; }
+  uint32_t maxClockMHz() const { return maxClockMHz_; }
+
+  static constexpr uint64_t kMaxWorkGroupSize = 4096;
+  static constexpr uint64_t kLocalMemSize = 256 * 1024;
+  static constexpr uint32_t kMemBaseAddrAlignBits = 1024;
+  static constexpr uint64_t kPrintfBufferSize = 1 << 20;
+  static constexpr uint64_t kMaxParameterSize = 4096;
+  static constexpr size_t kPreferredWorkGroupSizeMultiple = 8;
+
+private:
+  CpuDevice();
+  std::string name_;
+  uint64_t globalMemSize_ = 0;
+  uint32_t maxClockMHz_ = 0;
+  std::once_flag executorOnce_;
+  std::unique_ptr<exec::Executor> executor_;
+  std::atomic<exec::Executor *> started_{nullptr};
+};
+
+} // namespace fibercl::runtime

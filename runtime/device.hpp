@@ -1,0 +1,42 @@
+// cl_device_id: a device behind FiberCL's platform, as an interface. The CPU device
+// (cpu_device.hpp) runs commands on FiberCL's executor; a device forwarded to another
+// vendor's ICD (delegation, DESIGN.md) will forward them. The core reaches a device
+// through its context or queue, never through a global.
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include <cstdint>
+
+namespace fibercl::exec {
+class Executor;
+}
+
+namespace fibercl::runtime {
+
+class InfoWriter;
+class Platform;
+
+class Device : public Object<Device, cl_device_id> {
+public:
+  static constexpr Tag kTag = Tag::Device;
+  static constexpr cl_int kInvalidError = CL_INVALID_DEVICE;
+
+  virtual ~Device() = default;
+
+  Platform &platform();
+  virtual cl_device_type type() const = 0;
+  // Answers clGetDeviceInfo (throws Error(CL_INVALID_VALUE) for an unknown query).
+  virtual void info(cl_device_info param, InfoWriter &out) = 0;
+  virtual uint64_t maxAllocSize() const = 0;
+
+  // The executor that runs this device's commands (started on first need), or, from
+  // executorIfStarted, nullptr if it has not started.
+  virtual exec::Executor &executor() = 0;
+  virtual exec::Executor *executorIfStarted() = 0;
+  // Wakes threads waiting for this device's commands after a state change no command
+  // reports (a user event set from the host).
+  virtual void wakeWaiters() = 0;
+};
+
+} // namespace fibercl::runtime
