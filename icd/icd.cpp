@@ -1,6 +1,7 @@
 // The symbols an ICD loader looks up in libfibercl.so: clIcdGetPlatformIDsKHR and
 // the extension function lookups (names generated from entry_points.def).
 #include "icd/icd.hpp"
+#include "icd/forwarded_device.hpp"
 #include "runtime/platform.hpp"
 
 #include <CL/cl_ext.h>
@@ -20,6 +21,12 @@ cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
   // both num_platforms and platforms are NULL.
   if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
     return CL_INVALID_VALUE;
+  // The loader asks this first: the delegated devices join the platform's list.
+  static const bool delegation = [] {
+    runtime::Platform::setMoreDevices(&delegatedDevices);
+    return true;
+  }();
+  (void)delegation;
   if (platforms)
     platforms[0] = runtime::Platform::get().handle();
   if (num_platforms)

@@ -156,6 +156,11 @@ VendorScan scanVendors(const void *self) {
   return scan;
 }
 
+bool delegationRequested(const std::string &selection) {
+  std::string sel = lower(selection);
+  return !sel.empty() && sel != "none";
+}
+
 bool delegateSelects(const std::string &selection, const VendorPlatform &p) {
   std::string sel = lower(selection);
   if (sel.empty() || sel == "none")

@@ -37,5 +37,7 @@ VendorScan scanVendors(const void *self);
 // case-insensitive substrings of a platform's name, vendor or library ("pocl",
 // "rusticl", "nvidia"). Does it select `p`?
 bool delegateSelects(const std::string &selection, const VendorPlatform &p);
+// Does the selection ask for any delegation at all (not "none" or empty)?
+bool delegationRequested(const std::string &selection);
 
 } // namespace fibercl::icd

@@ -6,6 +6,7 @@
 #include "runtime/object.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +25,10 @@ public:
   static Platform &get();
   // Its devices, the CPU device first; never empty.
   const std::vector<Device *> &devices();
+  // Devices another layer adds after the CPU device (the ICD layer's delegated
+  // devices): `provider` is called once, when the device list is first needed, and
+  // must be set before that.
+  static void setMoreDevices(std::vector<Device *> (*provider)());
   Device &device() { return *devices().front(); } // the CPU device
 
   static constexpr const char *kName = "FiberCL";
