@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 namespace fibercl::exec {
 
@@ -54,14 +55,21 @@ uint32_t DeviceSlots::freeForForks() {
   return f > demand_ ? f - demand_ : 0;
 }
 
+uint32_t DeviceSlots::request(uint64_t groups) {
+  uint64_t want = 0;
+  if (const char *env = std::getenv("FIBERCL_MULTITASK_GROUPS"))
+    want = std::strtoull(env, nullptr, 10);
+  if (want == 0) {
+    std::lock_guard<std::mutex> lk(m_);
+    want = (capacity_ + 1) / 2;
+  }
+  return uint32_t(std::min<uint64_t>(want, groups));
+}
+
 uint32_t DeviceSlots::acquire(uint32_t want, const std::string &kernel, double timeoutSeconds) {
   std::unique_lock<std::mutex> lk(m_);
   if (!coop_)
     return 0;
-  // Half the device by default, and never all of it: group 0 of the cooperative kernel
-  // is never killed.
-  if (want >= capacity_)
-    want = (capacity_ + 1) / 2;
   want = std::max(std::min(want, capacity_ > 1 ? capacity_ - 1 : 1u), 1u);
   demand_ += want;
   auto deadline = std::chrono::steady_clock::now() +

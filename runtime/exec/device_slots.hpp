@@ -25,8 +25,11 @@ public:
   uint32_t wantedBack();
   uint32_t freeForForks();
 
-  // A kernel that needs `want` slots (at most half the cooperative kernel's bound, and
-  // never all of it): waits until it has them. If the cooperative
+  // The slots a kernel of `groups` work-groups asks for: FIBERCL_MULTITASK_GROUPS if
+  // set, else half the cooperative kernel's bound; never more than its groups.
+  uint32_t request(uint64_t groups);
+  // A kernel that needs `want` slots (at least one, never all of them: group 0 of the
+  // cooperative kernel is never killed): waits until it has them. If the cooperative
   // kernel gives nothing back for `timeoutSeconds`, says so on stderr (naming
   // `kernel`) and goes ahead anyway. Returns the slots to release afterwards.
   uint32_t acquire(uint32_t want, const std::string &kernel, double timeoutSeconds);

@@ -193,18 +193,6 @@ struct Executor::Impl {
     removeJob(&job);
   }
 
-  // Slots a kernel asks for beside a cooperative one: FIBERCL_MULTITASK_GROUPS if set
-  // (else 0: DeviceSlots::acquire's default), never more than its groups.
-  static uint32_t slotsWanted(const Job &job) {
-    uint64_t groups = job.numGroups[0] * job.numGroups[1] * job.numGroups[2];
-    uint64_t want = 0;
-    if (const char *env = std::getenv("FIBERCL_MULTITASK_GROUPS"))
-      want = std::strtoull(env, nullptr, 10);
-    if (want == 0)
-      want = UINT32_MAX;
-    return uint32_t(std::min<uint64_t>(want, groups));
-  }
-
   void runBeside(JobRef job) {
     std::lock_guard<std::mutex> lk(besideM);
     for (size_t i = 0; i < beside.size();) // join the finished ones
@@ -223,7 +211,10 @@ struct Executor::Impl {
                               if (!job->isHost)
                                 // Half the deadlock timeout: a cooperative kernel that
                                 // waits for this one is then not reported first.
-                                held = slots.acquire(slotsWanted(*job), job->range.kernelName,
+                                held = slots.acquire(slots.request(job->numGroups[0] *
+                                                                   job->numGroups[1] *
+                                                                   job->numGroups[2]),
+                                                     job->range.kernelName,
                                                      job->range.scheduling.deadlockTimeoutSeconds / 2);
                               job->begin(); // after the gather time
                               runUnits(*job, [&]() -> Runner & { return runner; });

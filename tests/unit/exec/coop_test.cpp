@@ -54,7 +54,7 @@ TEST(DeviceSlots, AtMostHalfTheDeviceByDefaultAndNeverGroupZerosSlot) {
   DeviceSlots slots;
   ASSERT_TRUE(slots.coopStarted(8));
   slots.setCoopActive(1);
-  EXPECT_EQ(slots.acquire(~0u, "k", 1), 4u);
+  EXPECT_EQ(slots.acquire(slots.request(~0u), "k", 1), 4u);
   slots.release(4);
   slots.coopEnded();
   ASSERT_TRUE(slots.coopStarted(2));
