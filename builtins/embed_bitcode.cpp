@@ -2,17 +2,9 @@
 // builtins/CMakeLists.txt) in the library.
 #include "fibercl/builtins.hpp"
 
-__asm__(".section .rodata\n"
-        ".balign 16\n"
-        ".globl fibercl_builtins_archive_begin\n.hidden fibercl_builtins_archive_begin\n"
-        "fibercl_builtins_archive_begin:\n"
-        ".incbin \"" FIBERCL_BUILTINS_ARCHIVE "\"\n"
-        ".globl fibercl_builtins_archive_end\n.hidden fibercl_builtins_archive_end\n"
-        "fibercl_builtins_archive_end:\n"
-        ".previous\n");
+#include "embed_file.h"
 
-extern "C" const unsigned char fibercl_builtins_archive_begin[];
-extern "C" const unsigned char fibercl_builtins_archive_end[];
+FCL_EMBED_FILE(fibercl_builtins_archive, FIBERCL_BUILTINS_ARCHIVE)
 
 namespace fibercl::builtins {
 const unsigned char *archive() { return fibercl_builtins_archive_begin; }

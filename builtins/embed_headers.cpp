@@ -1,21 +1,15 @@
-// Embeds the OpenCL C headers FiberCL serves to every program (builtins/primitives),
-// each followed by a NUL byte. The paths come from builtins/CMakeLists.txt.
+// Embeds the OpenCL C headers FiberCL serves to every program (builtins/primitives).
+// The paths come from builtins/CMakeLists.txt.
 #include "fibercl/builtins.hpp"
 
-#define FCL_EMBED_HEADER(sym, path)                                                    \
-  __asm__(".section .rodata\n"                                                         \
-          ".globl " #sym "_begin\n.hidden " #sym "_begin\n" #sym "_begin:\n"           \
-          ".incbin \"" path "\"\n"                                                     \
-          ".byte 0\n"                                                                  \
-          ".previous\n");                                                              \
-  extern "C" const char sym##_begin[];
+#include "embed_file.h"
 
-FCL_EMBED_HEADER(fibercl_primitives_h, FIBERCL_PRIMITIVES_DIR "/fibercl/primitives.h")
-FCL_EMBED_HEADER(fibercl_cooperative_h, FIBERCL_PRIMITIVES_DIR "/fibercl/cooperative.h")
+FCL_EMBED_FILE(fibercl_primitives_h, FIBERCL_PRIMITIVES_DIR "/fibercl/primitives.h")
+FCL_EMBED_FILE(fibercl_cooperative_h, FIBERCL_PRIMITIVES_DIR "/fibercl/cooperative.h")
 
 namespace fibercl::builtins {
 std::vector<ServedHeader> servedHeaders() {
-  return {{"fibercl/primitives.h", fibercl_primitives_h_begin},
-          {"fibercl/cooperative.h", fibercl_cooperative_h_begin}};
+  return {{"fibercl/primitives.h", reinterpret_cast<const char *>(fibercl_primitives_h_begin)},
+          {"fibercl/cooperative.h", reinterpret_cast<const char *>(fibercl_cooperative_h_begin)}};
 }
 } // namespace fibercl::builtins
