@@ -26,7 +26,7 @@ struct YieldGroup;
 
 // A group to start: the initial ones (site 0) and forked ones.
 struct GroupStart {
-  uint32_t gid = 0;
+  uint64_t gid = 0;
   uint32_t site = 0;           // fork site to resume at, 0 = the kernel's start
   std::vector<uint8_t> frame;  // the transmitted bytes
 };

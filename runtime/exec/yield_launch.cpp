@@ -142,9 +142,39 @@ uint64_t YieldShared::groupAt(uint64_t k) const noexcept {
   }
 }
 
+bool YieldShared::startsLeft() const noexcept {
+  return coop ? coop->hasStart() : admitNext.load(std::memory_order_acquire) < total;
+}
+
+bool YieldShared::takeStart(GroupStart &out, uint64_t &k) noexcept {
+  if (coop) {
+    if (!coop->takeStart(out))
+      return false;
+    k = admitNext.fetch_add(1, std::memory_order_acq_rel); // admission order only
+    if (!coop->hasStart()) // later forks are admitted by the workers running it
+      job.next.store(job.total, std::memory_order_release);
+    return true;
+  }
+  if (admitNext.load(std::memory_order_relaxed) >= total)
+    return false;
+  k = admitNext.fetch_add(1, std::memory_order_acq_rel);
+  if (k >= total)
+    return false;
+  if (k + 1 == total)
+    job.next.store(job.total, std::memory_order_release); // leave the queue
+  out.gid = groupAt(k);
+  return true;
+}
+
+uint64_t YieldShared::dropStarts() noexcept {
+  if (coop)
+    return coop->dropStarts();
+  uint64_t k = admitNext.exchange(total, std::memory_order_acq_rel);
+  return k < total ? total - k : 0;
+}
+
 bool YieldShared::canAdmit() const noexcept {
-  if (abandon.load(std::memory_order_relaxed) ||
-      (coop ? !coop->hasStart() : admitNext.load(std::memory_order_relaxed) >= total))
+  if (abandon.load(std::memory_order_relaxed) || !startsLeft())
     return false;
   return S.occupancy == 0 || occupant.load(std::memory_order_relaxed) < S.occupancy;
 }
@@ -195,31 +225,12 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   } else if (sh.abandon.load(std::memory_order_relaxed)) {
     return nullptr;
   }
-  GroupStart coopStart;
-  uint64_t k;
-  if (sh.coop) {
-    if (!sh.coop->takeStart(coopStart)) {
-      if (bounded)
-        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
-      return nullptr;
-    }
-    k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel); // admission order only
-    if (!sh.coop->hasStart()) // later forks are admitted by the workers running it
-      sh.job.next.store(sh.job.total, std::memory_order_release);
-  } else {
-    if (sh.admitNext.load(std::memory_order_relaxed) >= sh.total) {
-      if (bounded)
-        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
-      return nullptr;
-    }
-    k = sh.admitNext.fetch_add(1, std::memory_order_acq_rel);
-    if (k >= sh.total) {
-      if (bounded)
-        sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
-      return nullptr;
-    }
-    if (k + 1 == sh.total)
-      sh.job.next.store(sh.job.total, std::memory_order_release); // leave the queue
+  GroupStart start;
+  uint64_t k = 0;
+  if (!sh.takeStart(start, k)) {
+    if (bounded)
+      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+    return nullptr;
   }
   Stack *stack = r.stacks.take();
   YieldGroup *y = nullptr;
@@ -266,9 +277,9 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->started = y->finished = y->aborted = false;
   y->sh = &sh;
   y->local = &L;
-  y->gid = sh.coop ? coopStart.gid : sh.groupAt(k);
-  y->startSite = coopStart.site;
-  y->startFrame = std::move(coopStart.frame);
+  y->gid = start.gid;
+  y->startSite = start.site;
+  y->startFrame = std::move(start.frame);
   y->coopItemCalls.clear();
   y->coopDecided = 0;
   y->coopLeaveAt = ~uint64_t(0);
@@ -501,13 +512,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
       }
       L.groups.clear();
       // Groups nobody admitted: whoever claims them completes them.
-      if (sh.coop) {
-        n += sh.coop->dropStarts();
-      } else {
-        uint64_t k = sh.admitNext.exchange(sh.total, std::memory_order_acq_rel);
-        if (k < sh.total)
-          n += sh.total - k;
-      }
+      n += sh.dropStarts();
       job.next.store(job.total, std::memory_order_release);
       done += n;
       break;
@@ -515,8 +520,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     bool ringStep = false;
     YieldGroup *next = chooseNext(r, sh, L, last, admitFirst, ringStep);
     if (!next) {
-      if (L.groups.empty() && (sh.coop ? !sh.coop->hasStart()
-                                       : sh.admitNext.load(std::memory_order_acquire) >= sh.total))
+      if (L.groups.empty() && !sh.startsLeft())
         break; // everything admitted; our groups are done
       const bool starting = !sh.ringDone.load(std::memory_order_acquire);
       if (sh.S.deterministic && !sh.abandon.load()) {

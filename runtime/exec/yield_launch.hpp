@@ -34,6 +34,7 @@ struct Job;
 struct YieldShared;
 class CoopLaunch;
 class DeviceSlots;
+struct GroupStart;
 struct LocalSched;
 
 // Admitted: occupant, not started yet. Running/Spinning: started (Spinning: has
@@ -187,6 +188,13 @@ struct YieldShared {
   std::string deadlockSummary;
 
   uint64_t groupAt(uint64_t admissionIndex) const noexcept;
+  // The launch's group set: every group id in admission order, or a cooperative
+  // kernel's starts (initial and forked groups). Is a group left to start? Take the
+  // next one (false if none), with its admission index. On abandon, take all that are
+  // left and say how many.
+  bool startsLeft() const noexcept;
+  bool takeStart(GroupStart &out, uint64_t &admissionIndex) noexcept;
+  uint64_t dropStarts() noexcept;
   bool canAdmit() const noexcept;
   // A wave group reached its first yield point or finished: gives it its slot in the
   // ring; the last to arrive opens the gate.
