@@ -1,12 +1,13 @@
 // The symbols an ICD loader looks up in libfibercl.so: clIcdGetPlatformIDsKHR and
 // the extension function lookups (names generated from entry_points.def).
 #include "icd/icd.hpp"
-#include "icd/forwarded_device.hpp"
+#include "icd/forward/platforms.hpp"
 #include "runtime/platform.hpp"
 
 #include <CL/cl_ext.h>
 
 #include <cstring>
+#include <vector>
 
 using namespace fibercl;
 
@@ -21,17 +22,30 @@ cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
   // both num_platforms and platforms are NULL.
   if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
     return CL_INVALID_VALUE;
-  // The loader asks this first: the delegated devices join the platform's list.
-  static const bool delegation = [] {
-    runtime::Platform::setMoreDevices(&delegatedDevices);
-    return true;
-  }();
-  (void)delegation;
+  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects --
+  // those first, so an application that takes the first platform runs on the device
+  // the user asked to delegate to.
+  std::vector<cl_platform_id> all;
+  for (fwd::Platform *p : fwd::delegatedPlatforms())
+    all.push_back(reinterpret_cast<cl_platform_id>(p));
+  all.push_back(runtime::Platform::get().handle());
   if (platforms)
-    platforms[0] = runtime::Platform::get().handle();
+    for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
+      platforms[i] = all[i];
   if (num_platforms)
-    *num_platforms = 1;
+    *num_platforms = static_cast<cl_uint>(all.size());
   return CL_SUCCESS;
+}
+
+// The loader calls this one on each of FiberCL's platforms, CPU or delegated: it goes
+// through the platform's own dispatch table.
+static cl_int CL_API_CALL loader_clGetPlatformInfo(cl_platform_id platform,
+                                                   cl_platform_info param, size_t size,
+                                                   void *value, size_t *size_ret) {
+  if (!platform)
+    return CL_INVALID_PLATFORM;
+  auto *dispatch = *reinterpret_cast<const cl_icd_dispatch *const *>(platform);
+  return dispatch->clGetPlatformInfo(platform, param, size, value, size_ret);
 }
 
 void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
@@ -47,7 +61,7 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
     return reinterpret_cast<void *>(&fcl_##name);
 #define FCL_LOADER(name)                                                             \
   if (std::strcmp(func_name, #name) == 0)                                            \
-    return reinterpret_cast<void *>(&::name);
+    return reinterpret_cast<void *>(&loader_##name);
 #include "icd/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
@@ -59,7 +73,8 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
 
 void *CL_API_CALL fcl_clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
                                                                const char *func_name) {
-  // Returns NULL if platform is not FiberCL's.
+  // Returns NULL if platform is not FiberCL's CPU platform: a delegated platform
+  // offers no extension function (its extension list is filtered to match).
   if (!runtime::Platform::fromHandle(platform))
     return nullptr;
   return fcl_clGetExtensionFunctionAddress(func_name);

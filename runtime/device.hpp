@@ -29,9 +29,6 @@ public:
   // Answers clGetDeviceInfo (throws Error(CL_INVALID_VALUE) for an unknown query).
   virtual void info(cl_device_info param, InfoWriter &out) = 0;
   virtual uint64_t maxAllocSize() const = 0;
-  // Can contexts be created on it? (Delegated devices can be listed and queried
-  // before FiberCL forwards the rest of the API to them.)
-  virtual bool usable() const { return true; }
 
   // The executor that runs this device's commands (started on first need), or, from
   // executorIfStarted, nullptr if it has not started.

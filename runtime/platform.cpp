@@ -8,20 +8,8 @@ Platform &Platform::get() {
   return *platform;
 }
 
-namespace {
-std::vector<Device *> (*moreDevices)() = nullptr;
-}
-
-void Platform::setMoreDevices(std::vector<Device *> (*provider)()) { moreDevices = provider; }
-
 const std::vector<Device *> &Platform::devices() {
-  static const std::vector<Device *> devices = [] {
-    std::vector<Device *> list{&CpuDevice::get()};
-    if (moreDevices)
-      for (Device *d : moreDevices())
-        list.push_back(d);
-    return list;
-  }();
+  static const std::vector<Device *> devices{&CpuDevice::get()};
   return devices;
 }
 

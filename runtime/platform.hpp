@@ -1,5 +1,6 @@
-// cl_platform_id: FiberCL's one platform, and the devices behind it (device.hpp: the
-// CPU device today; devices forwarded to other vendors' ICDs will join it).
+// cl_platform_id: the platform "FiberCL" and the devices behind it (device.hpp: the
+// CPU device). Devices forwarded to other vendors' ICDs have platforms of their own
+// (icd/forward/), since a context cannot mix two implementations' devices.
 #pragma once
 
 #include "runtime/cpu_device.hpp"
@@ -25,10 +26,6 @@ public:
   static Platform &get();
   // Its devices, the CPU device first; never empty.
   const std::vector<Device *> &devices();
-  // Devices another layer adds after the CPU device (the ICD layer's delegated
-  // devices): `provider` is called once, when the device list is first needed, and
-  // must be set before that.
-  static void setMoreDevices(std::vector<Device *> (*provider)());
   Device &device() { return *devices().front(); } // the CPU device
 
   static constexpr const char *kName = "FiberCL";

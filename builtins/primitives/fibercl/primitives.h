@@ -29,11 +29,15 @@
 #error "<fibercl/primitives.h> needs OpenCL C 2.0 or later: build with -cl-std=CL2.0 (or CL3.0)"
 #endif
 
-/* Discovery broadcasts its result with a work-group collective: mandatory in OpenCL C
- * 2.0, optional in 3.0. Without them only the mutexes and semaphores are available. */
+/* fibercl_discover broadcasts its result with a work-group collective: mandatory in
+ * OpenCL C 2.0, optional in 3.0. Devices without them (PoCL 3) use
+ * fibercl_discover_local, which broadcasts through local memory the kernel declares. */
 #if __OPENCL_C_VERSION__ == 200 || defined(__opencl_c_work_group_collective_functions)
-#define FIBERCL_HAVE_DISCOVERY 1
+#define FIBERCL_HAVE_WORK_GROUP_COLLECTIVES 1
 #endif
+#define FIBERCL_HAVE_DISCOVERY 1
+/* uints of local memory fibercl_discover_local needs. */
+#define FIBERCL_DISCOVER_SCRATCH 3
 
 /* Participants the discovery protocol admits at most (XF barrier flags). */
 #define FIBERCL_MAX_PARTICIPANTS 1024
@@ -123,59 +127,96 @@ static inline void fibercl_discovery_unlock(global fibercl_discovery_slot *s) {
 
 /* ---- Discovery -------------------------------------------------------------------- */
 
-/* The occupancy discovery protocol. A work-group function: every work-item of every
- * group calls it once, at the start. The groups that get into the poll before it is
+/* The occupancy discovery protocol, run by one work-item per group; the group's
+ * answer is then broadcast (fibercl_discover / fibercl_discover_local below).
+ * fibercl_discover is a work-group function: every work-item of every group calls it
+ * once, at the start. The groups that get into the poll before it is
  * closed participate: they are occupant together, so barriers among them are safe.
  * Ticket lock by default (it lets every occupant group in before a participant
  * closes the poll); -DFIBERCL_DISCOVERY_SPIN_LOCK selects the spin lock.
  * [occupant-fair] (the lock holder must get to run). */
-static inline fibercl_participant fibercl_discover(global void *ctx_) {
+static inline void fibercl_discovery_protocol(global void *ctx_, uint *word_, uint *count_,
+                                              uint *slot_) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
-  fibercl_participant p = {0, 0, 0, 0, 0};
-  uint word = 0; /* participating | id << 1, and count, packed for the broadcast */
-  uint count = 0, slot = 0;
-  if (get_local_linear_id() == 0) {
-    slot = atomic_load_explicit(&ctx->generation, memory_order_acquire, FIBERCL_DEV) & 1u;
-    global fibercl_discovery_slot *s = &ctx->slot[slot];
-    uint id = 0;
-    bool in = false;
-    fibercl_discovery_lock(s); /* phase 1: join the poll while it is open */
-    if (!atomic_load_explicit(&s->closed, memory_order_relaxed, FIBERCL_DEV)) {
-      id = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
-      if (id < FIBERCL_MAX_PARTICIPANTS) {
-        atomic_store_explicit(&s->count, id + 1, memory_order_relaxed, FIBERCL_DEV);
-        in = true;
-      }
-    }
-    fibercl_discovery_unlock(s);
-    if (in) { /* phase 2: the first participant back closes the poll */
-      fibercl_discovery_lock(s);
-      atomic_store_explicit(&s->closed, 1u, memory_order_relaxed, FIBERCL_DEV);
-      count = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
-      fibercl_discovery_unlock(s);
-    }
-    word = (in ? 1u : 0u) | id << 1;
-    /* The launch's last group out readies the other slot for the next launch. */
-    uint arrived = atomic_fetch_add_explicit(&s->arrivals, 1u, memory_order_acq_rel, FIBERCL_DEV) + 1;
-    if (arrived == fibercl_total_groups()) {
-      global fibercl_discovery_slot *o = &ctx->slot[slot ^ 1u];
-      atomic_store_explicit(&o->lock, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_store_explicit(&o->serving, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_store_explicit(&o->closed, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_store_explicit(&o->count, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_store_explicit(&o->arrivals, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_store_explicit(&o->barrier_count, 0u, memory_order_relaxed, FIBERCL_DEV);
-      atomic_fetch_add_explicit(&ctx->generation, 1u, memory_order_release, FIBERCL_DEV);
+  uint word = 0, count = 0, slot = 0;
+  slot = atomic_load_explicit(&ctx->generation, memory_order_acquire, FIBERCL_DEV) & 1u;
+  global fibercl_discovery_slot *s = &ctx->slot[slot];
+  uint id = 0;
+  bool in = false;
+  fibercl_discovery_lock(s); /* phase 1: join the poll while it is open */
+  if (!atomic_load_explicit(&s->closed, memory_order_relaxed, FIBERCL_DEV)) {
+    id = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
+    if (id < FIBERCL_MAX_PARTICIPANTS) {
+      atomic_store_explicit(&s->count, id + 1, memory_order_relaxed, FIBERCL_DEV);
+      in = true;
     }
   }
-  /* Broadcast work-item 0's result (max over values that are 0 elsewhere: any dims). */
-  word = work_group_reduce_max(word);
-  count = work_group_reduce_max(count);
-  slot = work_group_reduce_max(slot);
+  fibercl_discovery_unlock(s);
+  if (in) { /* phase 2: the first participant back closes the poll */
+    fibercl_discovery_lock(s);
+    atomic_store_explicit(&s->closed, 1u, memory_order_relaxed, FIBERCL_DEV);
+    count = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
+    fibercl_discovery_unlock(s);
+  }
+  word = (in ? 1u : 0u) | id << 1;
+  /* The launch's last group out readies the other slot for the next launch. */
+  uint arrived = atomic_fetch_add_explicit(&s->arrivals, 1u, memory_order_acq_rel, FIBERCL_DEV) + 1;
+  if (arrived == fibercl_total_groups()) {
+    global fibercl_discovery_slot *o = &ctx->slot[slot ^ 1u];
+    atomic_store_explicit(&o->lock, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_store_explicit(&o->serving, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_store_explicit(&o->closed, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_store_explicit(&o->count, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_store_explicit(&o->arrivals, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_store_explicit(&o->barrier_count, 0u, memory_order_relaxed, FIBERCL_DEV);
+    atomic_fetch_add_explicit(&ctx->generation, 1u, memory_order_release, FIBERCL_DEV);
+  }
+  *word_ = word;
+  *count_ = count;
+  *slot_ = slot;
+}
+
+static inline fibercl_participant fibercl_participant_from(uint word, uint count, uint slot) {
+  fibercl_participant p = {0, 0, 0, 0, 0};
   p.participating = word & 1u;
   p.id = word >> 1;
   p.count = count;
   p.slot = slot;
+  return p;
+}
+
+#ifdef FIBERCL_HAVE_WORK_GROUP_COLLECTIVES
+static inline fibercl_participant fibercl_discover(global void *ctx_) {
+  uint word = 0, count = 0, slot = 0;
+  if (get_local_linear_id() == 0)
+    fibercl_discovery_protocol(ctx_, &word, &count, &slot);
+  /* Broadcast work-item 0's result (max over values that are 0 elsewhere: any dims). */
+  word = work_group_reduce_max(word);
+  count = work_group_reduce_max(count);
+  slot = work_group_reduce_max(slot);
+  return fibercl_participant_from(word, count, slot);
+}
+#else
+__attribute__((unavailable("this device has no work-group collective functions: declare "
+                           "`local uint scratch[FIBERCL_DISCOVER_SCRATCH];` in the kernel "
+                           "and call fibercl_discover_local(ctx, scratch)")))
+fibercl_participant fibercl_discover(global void *ctx_);
+#endif
+
+/* fibercl_discover for any device: the result is broadcast through `scratch`
+ * (FIBERCL_DISCOVER_SCRATCH uints of local memory, declared in the kernel since OpenCL
+ * C allows local variables only there). Same contract as fibercl_discover. */
+static inline fibercl_participant fibercl_discover_local(global void *ctx_, local uint *scratch) {
+  if (get_local_linear_id() == 0) {
+    uint word = 0, count = 0, slot = 0;
+    fibercl_discovery_protocol(ctx_, &word, &count, &slot);
+    scratch[0] = word;
+    scratch[1] = count;
+    scratch[2] = slot;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  fibercl_participant p = fibercl_participant_from(scratch[0], scratch[1], scratch[2]);
+  barrier(CLK_LOCAL_MEM_FENCE); /* scratch may be reused after this */
   return p;
 }
 

@@ -1,0 +1,135 @@
+// What the forwarding entry points (icd/forward/*.cpp) share: their declarations
+// (one per OpenCL function, the same type as the specification's, in namespace fwd),
+// wait-list and event-out translation, and clGet*Info answers.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "icd/forward/objects.hpp"
+
+namespace fibercl::fwd {
+
+#define FCL_API(name) decltype(::name) name;
+#define FCL_ICD(name)
+#define FCL_NONE(name)
+#define FCL_EXTENSION(name)
+#define FCL_LOADER(name)
+#include "icd/entry_points.def"
+#undef FCL_API
+#undef FCL_ICD
+#undef FCL_NONE
+#undef FCL_EXTENSION
+#undef FCL_LOADER
+
+// Writes *errcode_ret (if given) and returns `r`.
+template <class R> R withError(cl_int *errcode_ret, cl_int err, R r) {
+  if (errcode_ret)
+    *errcode_ret = err;
+  return r;
+}
+
+// A clGet*Info answer of `n` bytes, under the specification's size rules.
+inline cl_int answer(const void *data, size_t n, size_t size, void *value, size_t *size_ret) {
+  if (value) {
+    if (size < n)
+      return CL_INVALID_VALUE;
+    std::memcpy(value, data, n);
+  }
+  if (size_ret)
+    *size_ret = n;
+  return CL_SUCCESS;
+}
+template <class T> cl_int answerScalar(T v, size_t size, void *value, size_t *size_ret) {
+  return answer(&v, sizeof v, size, value, size_ret);
+}
+
+// Asks the vendor an info query whose answer is bytes; `ask(size, value, size_ret)`.
+template <class Ask> cl_int vendorBytes(Ask ask, std::vector<unsigned char> &out) {
+  size_t n = 0;
+  if (cl_int err = ask(0, nullptr, &n))
+    return err;
+  out.resize(n);
+  return n ? ask(n, out.data(), nullptr) : CL_SUCCESS;
+}
+
+// An event wait list in vendor handles. CL_INVALID_EVENT_WAIT_LIST for a NULL list
+// with a count, a list without one, or an entry that is not a live event of a
+// delegated platform.
+struct WaitList {
+  std::vector<cl_event> events;
+  cl_int error = CL_SUCCESS;
+  WaitList(cl_uint n, const cl_event *list) {
+    if ((n > 0) != (list != nullptr)) {
+      error = CL_INVALID_EVENT_WAIT_LIST;
+      return;
+    }
+    events.reserve(n);
+    for (cl_uint i = 0; i < n; ++i) {
+      Obj *e = as(list[i], Kind::Event);
+      if (!e) {
+        error = CL_INVALID_EVENT_WAIT_LIST;
+        return;
+      }
+      events.push_back(static_cast<cl_event>(e->real));
+    }
+  }
+  cl_uint count() const { return static_cast<cl_uint>(events.size()); }
+  const cl_event *data() const { return events.empty() ? nullptr : events.data(); }
+};
+
+// The event an enqueue returns: the vendor writes its handle into `slot()`, and
+// `finish` wraps it for the application (or releases it when the application asked
+// for none but FiberCL needed one to wait).
+struct EventOut {
+  cl_event *app;
+  cl_event vendor = nullptr;
+  bool needed; // FiberCL itself waits on it (a blocking call, a kernel launch)
+  EventOut(cl_event *appEvent, bool fiberclNeedsIt = false)
+      : app(appEvent), needed(fiberclNeedsIt) {}
+  cl_event *slot() { return app || needed ? &vendor : nullptr; }
+  // After a successful enqueue on `q`.
+  void finish(Queue *q);
+  ~EventOut();
+};
+
+// Vendor handles for the application's memory objects; nullptr if one is not a live
+// delegated buffer/image/pipe.
+inline cl_mem realMem(cl_mem m) {
+  Obj *o = as(m, Kind::Mem);
+  return o ? static_cast<cl_mem>(o->real) : nullptr;
+}
+
+// Waits for a vendor event at most FIBERCL_DEADLOCK_TIMEOUT seconds (timed_wait.cpp).
+// On time-out it prints a report naming `what` and the launches still running on
+// `q`, and returns false.
+bool waitOrReport(Queue *q, cl_event vendorEvent, const char *what);
+// Remembers a kernel launch on `q` for reports (takes a reference on the event).
+void rememberLaunch(Queue *q, cl_event vendorEvent, std::string what);
+
+// A delegated platform's wrapped device for a vendor device handle, or nullptr.
+Obj *deviceFor(Platform *p, cl_device_id real);
+
+} // namespace fibercl::fwd
+
+namespace fibercl::fwd {
+
+// A callback the vendor calls with its handle, passed on to the application's with
+// FiberCL's: `pfn(wrapper, user_data)`. The wrapper is held until the call.
+template <class H> struct Trampoline {
+  void(CL_CALLBACK *pfn)(H, void *);
+  void *userData;
+  Obj *wrapper;
+  static Trampoline *make(void(CL_CALLBACK *pfn)(H, void *), void *userData, Obj *w) {
+    hold(w);
+    return new Trampoline{pfn, userData, w};
+  }
+  static void CL_CALLBACK call(H, void *self) {
+    auto *t = static_cast<Trampoline *>(self);
+    t->pfn(reinterpret_cast<H>(t->wrapper), t->userData);
+    unhold(t->wrapper);
+    delete t;
+  }
+};
+
+} // namespace fibercl::fwd

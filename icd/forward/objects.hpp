@@ -1,0 +1,123 @@
+// The handles of a delegated platform (DESIGN.md, "Delegation"). Every object the
+// application gets from a delegated device is one of these wrappers around the
+// vendor's own handle: its first field is FiberCL's forwarding dispatch table, so the
+// ICD loader sends every call on it to icd/forward/, never to the vendor directly.
+//
+// Reference counts are the application's: `appRefs` counts clRetain*/clRelease*, and
+// when it reaches zero FiberCL drops its one reference on the vendor's object. The
+// wrapper's memory lives on while another wrapper still names it (a buffer keeps its
+// context answerable through CL_MEM_CONTEXT) or a callback may still receive it.
+#pragma once
+
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fibercl::fwd {
+
+enum class Kind : uint32_t {
+  Dead = 0,
+  Platform = 0x46574401, // distinct from the CPU runtime's tags (runtime/object.hpp)
+  Device,
+  Context,
+  Queue,
+  Mem,
+  Program,
+  Kernel,
+  Event,
+  Sampler,
+};
+
+struct Platform;
+
+// The standard-layout prefix of every wrapper; a handle points here.
+struct Obj {
+  const cl_icd_dispatch *dispatch; // the forwarding table (the loader reads it)
+  std::atomic<Kind> kind;
+  std::atomic<uint32_t> appRefs;   // what the application retained
+  std::atomic<uint32_t> holds;     // 1 while appRefs > 0, +1 per wrapper or callback naming it
+  void *real;                      // the vendor's handle
+  Platform *platform;              // the delegated platform it belongs to
+  Obj *parents[2];                 // held: context, and program / queue / parent buffer
+
+  // The vendor's dispatch table for this object's calls.
+  const cl_icd_dispatch &vendor() const { return **static_cast<cl_icd_dispatch *const *>(real); }
+};
+
+// A delegated platform: one vendor platform, shown as its own FiberCL platform.
+struct Platform : Obj {
+  std::string name, vendorName, library;
+  std::vector<Obj *> devices; // root devices, in the vendor's order
+};
+
+struct Device : Obj {
+  bool root = false; // clGetDeviceIDs' devices: retain/release do nothing
+};
+struct Context : Obj {
+  std::vector<Obj *> devices;
+  std::vector<cl_context_properties> properties; // as the application gave them
+};
+
+// A kernel launch FiberCL waits on: what a deadlock report names.
+struct Launch {
+  cl_event event;    // the vendor's event (FiberCL holds a reference)
+  std::string what;  // "kernel 'k', global 1024, local 64"
+};
+
+struct Queue : Obj {
+  Obj *device;
+  std::mutex mutex;
+  std::vector<Launch> launches; // not yet seen complete
+};
+
+struct Mem : Obj {};
+struct Sampler : Obj {};
+struct Program : Obj {
+  std::string source; // as the application gave it (CL_PROGRAM_SOURCE)
+};
+struct Kernel : Obj {
+  std::string name; // for reports
+};
+struct Event : Obj {};
+
+// The forwarding dispatch table (icd/forward/dispatch.cpp).
+const cl_icd_dispatch &forwardingDispatch();
+
+// Makes a wrapper of kind K (type T) for the vendor handle `real` with appRefs 1, or
+// returns the existing one (then retains it for the application if `retainExisting`).
+// Parents are held. Registered so handles in answers can be translated back.
+template <class T>
+T *wrap(Kind k, void *real, Platform *p, Obj *parent0 = nullptr, Obj *parent1 = nullptr);
+
+// The wrapper for a vendor handle, or nullptr.
+Obj *findWrapper(const void *real);
+// Is `p` a live wrapper of one of these kinds? For kernel arguments, whose type the
+// call does not say: only values that are live wrappers are translated.
+Obj *liveWrapper(const void *p, std::initializer_list<Kind> kinds);
+
+// The object behind an application handle, or nullptr if it is not a live wrapper of
+// kind `k` (a CPU-device handle, a released one, garbage with luck).
+inline Obj *as(const void *handle, Kind k) {
+  if (!handle)
+    return nullptr;
+  auto *o = static_cast<Obj *>(const_cast<void *>(handle));
+  if (o->kind.load(std::memory_order_relaxed) != k ||
+      o->appRefs.load(std::memory_order_relaxed) == 0)
+    return nullptr;
+  return o;
+}
+template <class T> T *as(const void *handle, Kind k) { return static_cast<T *>(as(handle, k)); }
+
+// The application's clRetain*/clRelease*.
+void appRetain(Obj *o);
+void appRelease(Obj *o);
+// FiberCL's own holds (a callback in flight).
+void hold(Obj *o);
+void unhold(Obj *o);
+
+} // namespace fibercl::fwd
