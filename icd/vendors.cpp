@@ -29,7 +29,11 @@ bool endsWith(const std::string &s, const std::string &tail) {
 
 // The vendor files, sorted (as ocl-icd reads them).
 std::vector<std::string> vendorFiles() {
-  const char *env = std::getenv("OCL_ICD_VENDORS");
+  // FIBERCL_VENDORS when set (`fibercl exec --delegate` points the loader at FiberCL
+  // alone and FiberCL at the vendors), else what the loader reads.
+  const char *env = std::getenv("FIBERCL_VENDORS");
+  if (!env || !*env)
+    env = std::getenv("OCL_ICD_VENDORS");
   std::string where = env && *env ? env : "/etc/OpenCL/vendors";
   if (!isDirectory(where))
     return {where}; // one vendor file
@@ -146,7 +150,9 @@ VendorScan scanVendors(const void *self) {
       v.name = platformString(v, CL_PLATFORM_NAME);
       v.vendor = platformString(v, CL_PLATFORM_VENDOR);
       v.version = platformString(v, CL_PLATFORM_VERSION);
-      if (v.name == "FiberCL") { // another FiberCL (an installed one, a build tree)
+      // Another FiberCL (an installed one, a build tree): its CPU platform, or one it
+      // forwards to a vendor (which this scan finds directly).
+      if (v.name == "FiberCL" || v.name.rfind("FiberCL -> ", 0) == 0) {
         skip("another FiberCL");
         continue;
       }

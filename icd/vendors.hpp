@@ -1,6 +1,7 @@
 // The other OpenCL implementations installed on the machine, found and loaded the way
 // the Khronos and ocl-icd loaders do it -- vendor files (*.icd naming a library) in
-// OCL_ICD_VENDORS (a directory or one .icd file) or /etc/OpenCL/vendors, dlopen,
+// FIBERCL_VENDORS or OCL_ICD_VENDORS (a directory or one .icd file) or
+// /etc/OpenCL/vendors, dlopen,
 // clIcdGetPlatformIDsKHR -- but never through libOpenCL (which would load FiberCL
 // again) and never FiberCL itself. The first step of delegation (DESIGN.md,
 // "Delegation"): FIBERCL_DELEGATE chooses which of these platforms' devices FiberCL

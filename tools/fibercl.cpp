@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
-int listPlatforms(); // platforms.cpp
+int listPlatforms();                     // platforms.cpp
+int measureOccupancy(int argc, char **argv); // occupancy.cpp
+void pointLoaderAtFiberCL();
 
 namespace {
 
@@ -22,6 +24,7 @@ const char *kUsage = R"(usage:
   fibercl exec    [options] -- PROGRAM [ARGS...]
   fibercl explore --seeds A..B [options] -- PROGRAM [ARGS...]
   fibercl platforms
+  fibercl occupancy [--delegate NAME] [--runs N]
 
 exec     runs PROGRAM with FiberCL as its OpenCL platform and the schedule below
          (work-group scheduling applies to kernels with atomic or volatile accesses).
@@ -33,6 +36,10 @@ platforms
          lists the other OpenCL implementations installed (OCL_ICD_VENDORS or
          /etc/OpenCL/vendors) that FiberCL can delegate to, and which of them
          FIBERCL_DELEGATE selects ("none", "all" or name substrings).
+occupancy
+         measures, with the discovery protocol, how many work-groups each device of
+         FiberCL's platforms runs at once (its occupancy bound): FiberCL's CPU device
+         under the schedule options, and the devices --delegate selects.
 
 options:
   --occupancy N       at most N work-groups occupant at once (0 = unbounded, default)
@@ -44,6 +51,9 @@ options:
                       parallel mode: no progress for this long is a deadlock (10)
   --trace FILE        write a Chrome trace (Perfetto opens it) of the schedule
   --report FILE       write deadlock reports as JSON
+  --delegate NAME     also show the devices of the installed OpenCL platforms NAME
+                      selects ("all", or name substrings such as pocl) as FiberCL
+                      platforms "FiberCL -> <name>", listed first
   --ignore REGEX      explore: drop output lines matching REGEX before comparing
                       (timings, addresses)
   --status-only       explore: compare exit status and reports only, not output
@@ -51,8 +61,10 @@ options:
 
 Each option sets the FIBERCL_* environment variable of the same name
 (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE, FIBERCL_SEED, FIBERCL_ADMISSION,
-FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_TRACE, FIBERCL_REPORT), which is all an application
-needs; OCL_ICD_VENDORS is pointed at FiberCL's ICD file unless it is already set.
+FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_TRACE, FIBERCL_REPORT, FIBERCL_DELEGATE), which is
+all an application needs; OCL_ICD_VENDORS is pointed at FiberCL's ICD file unless it
+is already set (FiberCL then finds the vendors to delegate to in /etc/OpenCL/vendors,
+or FIBERCL_VENDORS).
 )";
 
 struct Options {
@@ -79,7 +91,8 @@ Options parse(int argc, char **argv, bool explore) {
       {"--occupancy", "FIBERCL_OCCUPANCY"}, {"--schedule", "FIBERCL_SCHEDULE"},
       {"--seed", "FIBERCL_SEED"},           {"--admission", "FIBERCL_ADMISSION"},
       {"--deadlock-timeout", "FIBERCL_DEADLOCK_TIMEOUT"},
-      {"--trace", "FIBERCL_TRACE"},         {"--report", "FIBERCL_REPORT"}};
+      {"--trace", "FIBERCL_TRACE"},         {"--report", "FIBERCL_REPORT"},
+      {"--delegate", "FIBERCL_DELEGATE"}};
   int i = 2;
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -135,13 +148,24 @@ Options parse(int argc, char **argv, bool explore) {
   return o;
 }
 
+} // namespace
+
+// The loader sees FiberCL alone (unless OCL_ICD_VENDORS is set); delegation then
+// finds the other vendors where the loader would have (FIBERCL_VENDORS).
+void pointLoaderAtFiberCL() {
+  if (std::getenv("OCL_ICD_VENDORS"))
+    return;
+  const char *icd = fileExists(FIBERCL_BUILD_ICD) ? FIBERCL_BUILD_ICD : FIBERCL_INSTALLED_ICD;
+  setenv("OCL_ICD_VENDORS", icd, 1);
+  setenv("FIBERCL_VENDORS", "/etc/OpenCL/vendors", 0);
+}
+
+namespace {
+
 void applyEnvironment(const Options &o) {
   for (const auto &[name, value] : o.env)
     setenv(name.c_str(), value.c_str(), 1);
-  if (!std::getenv("OCL_ICD_VENDORS")) {
-    const char *icd = fileExists(FIBERCL_BUILD_ICD) ? FIBERCL_BUILD_ICD : FIBERCL_INSTALLED_ICD;
-    setenv("OCL_ICD_VENDORS", icd, 1);
-  }
+  pointLoaderAtFiberCL();
 }
 
 std::string commandLine(const Options &o, long seed) {
@@ -260,5 +284,7 @@ int main(int argc, char **argv) {
     return explore(parse(argc, argv, true));
   if (verb == "platforms")
     return listPlatforms();
+  if (verb == "occupancy")
+    return measureOccupancy(argc, argv);
   usageError("unknown command '" + verb + "'");
 }

@@ -45,6 +45,10 @@
 
 #define FIBERCL_DEV memory_scope_device
 
+/* Work-group functions (they contain barriers) are always inlined: PoCL 3 leaves
+ * work-item queries in a called function unresolved otherwise. */
+#define FIBERCL_WORK_GROUP_FUNCTION __attribute__((always_inline)) static inline
+
 /* A waiting function's progress assumption, for FiberCL's deadlock reports (which
  * print it when a group is stuck inside the function). */
 #define FIBERCL_PROGRESS(text) __attribute__((annotate("fibercl.progress:" text)))
@@ -133,7 +137,8 @@ static inline void fibercl_discovery_unlock(global fibercl_discovery_slot *s) {
  * once, at the start. The groups that get into the poll before it is
  * closed participate: they are occupant together, so barriers among them are safe.
  * Ticket lock by default (it lets every occupant group in before a participant
- * closes the poll); -DFIBERCL_DISCOVERY_SPIN_LOCK selects the spin lock.
+ * closes the poll); -DFIBERCL_DISCOVERY_SPIN_LOCK selects the spin lock;
+ * -DFIBERCL_DISCOVERY_SETTLE=N keeps the poll open until N polls see no new arrival.
  * [occupant-fair] (the lock holder must get to run). */
 static inline void fibercl_discovery_protocol(global void *ctx_, uint *word_, uint *count_,
                                               uint *slot_) {
@@ -153,6 +158,20 @@ static inline void fibercl_discovery_protocol(global void *ctx_, uint *word_, ui
   }
   fibercl_discovery_unlock(s);
   if (in) { /* phase 2: the first participant back closes the poll */
+#if defined(FIBERCL_DISCOVERY_SETTLE) && FIBERCL_DISCOVERY_SETTLE > 0
+    /* Optional (not in the paper): wait until the count has not changed for
+     * FIBERCL_DISCOVERY_SETTLE polls before closing. On devices whose worker threads
+     * start their groups with skew (CPU drivers such as PoCL) the poll otherwise closes
+     * before the other resident groups arrive. Safety is unchanged: every group that
+     * joins is resident while the earlier participants wait here. */
+    uint seen = id + 1, quiet = 0;
+    while (quiet < FIBERCL_DISCOVERY_SETTLE &&
+           !atomic_load_explicit(&s->closed, memory_order_relaxed, FIBERCL_DEV)) {
+      uint now = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
+      quiet = now == seen ? quiet + 1 : 0;
+      seen = now;
+    }
+#endif
     fibercl_discovery_lock(s);
     atomic_store_explicit(&s->closed, 1u, memory_order_relaxed, FIBERCL_DEV);
     count = atomic_load_explicit(&s->count, memory_order_relaxed, FIBERCL_DEV);
@@ -186,7 +205,7 @@ static inline fibercl_participant fibercl_participant_from(uint word, uint count
 }
 
 #ifdef FIBERCL_HAVE_WORK_GROUP_COLLECTIVES
-static inline fibercl_participant fibercl_discover(global void *ctx_) {
+FIBERCL_WORK_GROUP_FUNCTION fibercl_participant fibercl_discover(global void *ctx_) {
   uint word = 0, count = 0, slot = 0;
   if (get_local_linear_id() == 0)
     fibercl_discovery_protocol(ctx_, &word, &count, &slot);
@@ -206,7 +225,7 @@ fibercl_participant fibercl_discover(global void *ctx_);
 /* fibercl_discover for any device: the result is broadcast through `scratch`
  * (FIBERCL_DISCOVER_SCRATCH uints of local memory, declared in the kernel since OpenCL
  * C allows local variables only there). Same contract as fibercl_discover. */
-static inline fibercl_participant fibercl_discover_local(global void *ctx_, local uint *scratch) {
+FIBERCL_WORK_GROUP_FUNCTION fibercl_participant fibercl_discover_local(global void *ctx_, local uint *scratch) {
   if (get_local_linear_id() == 0) {
     uint word = 0, count = 0, slot = 0;
     fibercl_discovery_protocol(ctx_, &word, &count, &slot);
@@ -239,7 +258,7 @@ static inline size_t p_get_global_id(fibercl_participant p, uint dim) {
  * all. A work-group function, called by every work-item of every participant.
  * [all-occupant] among participants: discovery guarantees it. */
 FIBERCL_ALL_OCCUPANT
-static inline void fibercl_xf_barrier(global void *ctx_, fibercl_participant *p) {
+FIBERCL_WORK_GROUP_FUNCTION void fibercl_xf_barrier(global void *ctx_, fibercl_participant *p) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
   size_t lid = get_local_linear_id(), lsize = fibercl_local_linear_size();
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -262,7 +281,7 @@ static inline void fibercl_xf_barrier(global void *ctx_, fibercl_participant *p)
  * rounds; round r waits until it reaches r * count. Same contract as the XF barrier.
  * [all-occupant] among participants. */
 FIBERCL_ALL_OCCUPANT
-static inline void fibercl_counter_barrier(global void *ctx_, fibercl_participant *p) {
+FIBERCL_WORK_GROUP_FUNCTION void fibercl_counter_barrier(global void *ctx_, fibercl_participant *p) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
   global fibercl_discovery_slot *s = &ctx->slot[p->slot];
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
