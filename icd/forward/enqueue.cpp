@@ -16,7 +16,7 @@ cl_command_queue real(Queue *q) { return static_cast<cl_command_queue>(q->real);
 cl_int complete(Queue *q, cl_int err, EventOut &ev, bool blocking, const char *what) {
   if (err != CL_SUCCESS)
     return err;
-  if (blocking && !waitOrReport(q, ev.vendor, what))
+  if (blocking && !waitOrReport(q, ev.vendor, what, /*drains=*/q->inOrder))
     return CL_OUT_OF_RESOURCES; // reported; no event for a failed call
   ev.finish(q);
   return CL_SUCCESS;
@@ -325,7 +325,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                                           const size_t *local_work_size,
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
-  FWD_QUEUE_AND_WAIT_LIST(true); // FiberCL keeps the launch's event for reports
+  FWD_QUEUE_AND_WAIT_LIST(false);
   auto *k = as<Kernel>(kernel, Kind::Kernel);
   if (!k)
     return CL_INVALID_KERNEL;
@@ -333,8 +333,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                                              global_work_offset, global_work_size,
                                              local_work_size, wl.count(), wl.data(), ev.slot());
   if (err == CL_SUCCESS && work_dim <= 3)
-    rememberLaunch(q, ev.vendor,
-                   "kernel '" + k->name + "', global " + sizes(work_dim, global_work_size) +
+    rememberLaunch(q, "kernel '" + k->name + "', global " + sizes(work_dim, global_work_size) +
                        ", local " + sizes(work_dim, local_work_size));
   return complete(q, err, ev, false, "clEnqueueNDRangeKernel");
 }

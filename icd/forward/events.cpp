@@ -28,7 +28,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
   bool timedOut = false;
   for (cl_uint i = 0; i < num_events; ++i) {
     auto *queue = static_cast<Queue *>(static_cast<Obj *>(static_cast<void *>(event_list[i]))->parents[1]);
-    if (queue && !waitOrReport(queue, events.events[i], "clWaitForEvents"))
+    if (queue && !waitOrReport(queue, events.events[i], "clWaitForEvents", false))
       timedOut = true;
   }
   if (timedOut)

@@ -101,11 +101,13 @@ inline cl_mem realMem(cl_mem m) {
 }
 
 // Waits for a vendor event at most FIBERCL_DEADLOCK_TIMEOUT seconds (timed_wait.cpp).
-// On time-out it prints a report naming `what` and the launches still running on
-// `q`, and returns false.
-bool waitOrReport(Queue *q, cl_event vendorEvent, const char *what);
-// Remembers a kernel launch on `q` for reports (takes a reference on the event).
-void rememberLaunch(Queue *q, cl_event vendorEvent, std::string what);
+// On time-out it prints a report naming `what` and the kernel launches since `q` was
+// last drained, and returns false. `drains`: the event completing means every
+// command enqueued on `q` so far has (clFinish's marker; the command a blocking call
+// just enqueued on an in-order queue).
+bool waitOrReport(Queue *q, cl_event vendorEvent, const char *what, bool drains);
+// Remembers a kernel launch on `q` for reports.
+void rememberLaunch(Queue *q, std::string what);
 
 // A delegated platform's wrapped device for a vendor device handle, or nullptr.
 Obj *deviceFor(Platform *p, cl_device_id real);

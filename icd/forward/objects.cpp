@@ -24,18 +24,7 @@ void releaseVendor(Obj *o) {
   const cl_icd_dispatch &d = o->vendor();
   switch (o->kind.load(std::memory_order_relaxed)) {
   case Kind::Context: d.clReleaseContext(static_cast<cl_context>(o->real)); break;
-  case Kind::Queue: {
-    auto *q = static_cast<Queue *>(o);
-    std::vector<Launch> launches;
-    {
-      std::lock_guard<std::mutex> lock(q->mutex);
-      launches.swap(q->launches);
-    }
-    for (Launch &l : launches)
-      d.clReleaseEvent(l.event);
-    d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real));
-    break;
-  }
+  case Kind::Queue: d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real)); break;
   case Kind::Mem: d.clReleaseMemObject(static_cast<cl_mem>(o->real)); break;
   case Kind::Program: d.clReleaseProgram(static_cast<cl_program>(o->real)); break;
   case Kind::Kernel: d.clReleaseKernel(static_cast<cl_kernel>(o->real)); break;

@@ -63,16 +63,16 @@ struct Context : Obj {
   std::vector<cl_context_properties> properties; // as the application gave them
 };
 
-// A kernel launch FiberCL waits on: what a deadlock report names.
-struct Launch {
-  cl_event event;    // the vendor's event (FiberCL holds a reference)
-  std::string what;  // "kernel 'k', global 1024, local 64"
-};
-
 struct Queue : Obj {
   Obj *device;
+  bool inOrder = true;
+  // Kernel launches since the queue was last seen drained ("kernel 'k', global 1024,
+  // local 64"): what a report of a command that never completes names. No event is
+  // kept per launch -- that would cost every enqueue.
   std::mutex mutex;
-  std::vector<Launch> launches; // not yet seen complete
+  std::vector<std::string> launches; // the last kMaxLaunches
+  size_t launchesDropped = 0;
+  static constexpr size_t kMaxLaunches = 8;
 };
 
 struct Mem : Obj {};

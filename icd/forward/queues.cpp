@@ -8,6 +8,9 @@ namespace {
 cl_command_queue wrapQueue(cl_command_queue real, Obj *context, Obj *device) {
   auto *q = wrap<Queue>(Kind::Queue, real, context->platform, context);
   q->device = device;
+  cl_command_queue_properties props = 0;
+  q->vendor().clGetCommandQueueInfo(real, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
+  q->inOrder = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   hold(device);
   return reinterpret_cast<cl_command_queue>(q);
 }
@@ -153,7 +156,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue queue) {
                    : q->vendor().clEnqueueMarker(real, &marker);
   if (err != CL_SUCCESS)
     return q->vendor().clFinish(real);
-  bool done = waitOrReport(q, marker, "clFinish");
+  bool done = waitOrReport(q, marker, "clFinish", true);
   q->vendor().clReleaseEvent(marker);
   if (!done)
     return CL_OUT_OF_RESOURCES; // reported; the commands may still complete later

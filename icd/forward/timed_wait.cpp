@@ -59,14 +59,15 @@ void report(Queue *q, const char *what) {
   std::string running;
   {
     std::lock_guard<std::mutex> lock(q->mutex);
-    for (const Launch &l : q->launches)
-      if (statusOf(l.event) > CL_COMPLETE)
-        running += "\n    " + l.what;
+    if (q->launchesDropped)
+      running += "\n    (" + std::to_string(q->launchesDropped) + " earlier)";
+    for (const std::string &l : q->launches)
+      running += "\n    " + l;
   }
   std::fprintf(stderr,
                "FiberCL: delegated device '%s' (%s): %s waited %.1f s "
                "(FIBERCL_DEADLOCK_TIMEOUT) and the commands before it have not completed.\n"
-               "  Kernel launches on this queue not complete:%s\n"
+               "  Kernel launches on this queue since it was last seen complete:%s\n"
                "  If the work-groups of a kernel wait for one another (spin-waits, global "
                "barriers, mutexes), they need every group they wait for to be resident at "
                "once; `fibercl occupancy` measures how many this device runs together.\n"
@@ -78,46 +79,46 @@ void report(Queue *q, const char *what) {
 
 } // namespace
 
-bool waitOrReport(Queue *q, cl_event e, const char *what) {
-  if (statusOf(e) <= CL_COMPLETE)
+void drained(Queue *q) {
+  std::lock_guard<std::mutex> lock(q->mutex);
+  q->launches.clear();
+  q->launchesDropped = 0;
+}
+
+bool waitOrReport(Queue *q, cl_event e, const char *what, bool drains) {
+  if (statusOf(e) <= CL_COMPLETE) {
+    if (drains)
+      drained(q);
     return true;
+  }
   const cl_icd_dispatch &d = **reinterpret_cast<cl_icd_dispatch *const *>(e);
   d.clFlush(static_cast<cl_command_queue>(q->real)); // the commands must be submitted
   auto waiter = std::make_shared<Waiter>();
   auto *arg = new std::shared_ptr<Waiter>(waiter);
   if (!d.clSetEventCallback || d.clSetEventCallback(e, CL_COMPLETE, &onComplete, arg)) {
     delete arg;
-    return d.clWaitForEvents(1, &e) == CL_SUCCESS || statusOf(e) <= CL_COMPLETE;
+    d.clWaitForEvents(1, &e); // no callbacks: wait without a limit
+  } else {
+    std::unique_lock<std::mutex> lock(waiter->mutex);
+    auto limit = std::chrono::duration<double>(timeoutSeconds());
+    if (!waiter->cv.wait_for(lock, limit, [&] { return waiter->done; })) {
+      lock.unlock();
+      report(q, what);
+      return false;
+    }
   }
-  std::unique_lock<std::mutex> lock(waiter->mutex);
-  auto limit = std::chrono::duration<double>(timeoutSeconds());
-  if (waiter->cv.wait_for(lock, limit, [&] { return waiter->done; }))
-    return true;
-  lock.unlock();
-  report(q, what);
-  return false;
+  if (drains)
+    drained(q);
+  return true;
 }
 
-void rememberLaunch(Queue *q, cl_event e, std::string what) {
-  const cl_icd_dispatch &d = **reinterpret_cast<cl_icd_dispatch *const *>(e);
-  d.clRetainEvent(e);
-  std::vector<cl_event> done;
-  {
-    std::lock_guard<std::mutex> lock(q->mutex);
-    if (q->launches.size() >= 16) { // forget the finished ones
-      auto keep = q->launches.begin();
-      for (Launch &l : q->launches) {
-        if (statusOf(l.event) <= CL_COMPLETE)
-          done.push_back(l.event);
-        else
-          *keep++ = std::move(l);
-      }
-      q->launches.erase(keep, q->launches.end());
-    }
-    q->launches.push_back({e, std::move(what)});
+void rememberLaunch(Queue *q, std::string what) {
+  std::lock_guard<std::mutex> lock(q->mutex);
+  if (q->launches.size() == Queue::kMaxLaunches) {
+    q->launches.erase(q->launches.begin());
+    ++q->launchesDropped;
   }
-  for (cl_event old : done)
-    d.clReleaseEvent(old);
+  q->launches.push_back(std::move(what));
 }
 
 void EventOut::finish(Queue *q) {
