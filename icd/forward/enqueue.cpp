@@ -22,15 +22,6 @@ cl_int complete(Queue *q, cl_int err, EventOut &ev, bool blocking, const char *w
   return CL_SUCCESS;
 }
 
-std::string sizes(cl_uint dims, const size_t *v) {
-  if (!v)
-    return "NULL";
-  std::string s;
-  for (cl_uint i = 0; i < dims; ++i)
-    s += (i ? "x" : "") + std::to_string(v[i]);
-  return s;
-}
-
 std::vector<cl_mem> realMems(cl_uint n, const cl_mem *list, bool &ok) {
   std::vector<cl_mem> out;
   ok = true;
@@ -333,8 +324,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                                              global_work_offset, global_work_size,
                                              local_work_size, wl.count(), wl.data(), ev.slot());
   if (err == CL_SUCCESS && work_dim <= 3)
-    rememberLaunch(q, "kernel '" + k->name + "', global " + sizes(work_dim, global_work_size) +
-                       ", local " + sizes(work_dim, local_work_size));
+    rememberLaunch(q, k->name, work_dim, global_work_size, local_work_size);
   return complete(q, err, ev, false, "clEnqueueNDRangeKernel");
 }
 

@@ -107,7 +107,8 @@ inline cl_mem realMem(cl_mem m) {
 // just enqueued on an in-order queue).
 bool waitOrReport(Queue *q, cl_event vendorEvent, const char *what, bool drains);
 // Remembers a kernel launch on `q` for reports.
-void rememberLaunch(Queue *q, std::string what);
+void rememberLaunch(Queue *q, const std::string &kernel, cl_uint dims, const size_t *global,
+                    const size_t *local);
 
 // A delegated platform's wrapped device for a vendor device handle, or nullptr.
 Obj *deviceFor(Platform *p, cl_device_id real);

@@ -63,16 +63,25 @@ struct Context : Obj {
   std::vector<cl_context_properties> properties; // as the application gave them
 };
 
+// A kernel launch, as a report of a command that never completes names it. Fixed
+// size: recording one costs an enqueue no allocation.
+struct Launch {
+  char kernel[64];
+  cl_uint dims;
+  bool hasLocal;
+  size_t global[3], local[3];
+  std::string describe() const; // "kernel 'k', global 1024x4, local 64x1"
+};
+
 struct Queue : Obj {
   Obj *device;
   bool inOrder = true;
-  // Kernel launches since the queue was last seen drained ("kernel 'k', global 1024,
-  // local 64"): what a report of a command that never completes names. No event is
-  // kept per launch -- that would cost every enqueue.
-  std::mutex mutex;
-  std::vector<std::string> launches; // the last kMaxLaunches
-  size_t launchesDropped = 0;
+  // The kernel launches since the queue was last seen drained, the last kMaxLaunches
+  // of them (no event is kept per launch: that would cost every enqueue).
   static constexpr size_t kMaxLaunches = 8;
+  std::mutex mutex;
+  Launch launches[kMaxLaunches];
+  size_t launchCount = 0; // since last drained; launches[i % kMaxLaunches]
 };
 
 struct Mem : Obj {};

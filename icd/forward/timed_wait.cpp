@@ -59,10 +59,11 @@ void report(Queue *q, const char *what) {
   std::string running;
   {
     std::lock_guard<std::mutex> lock(q->mutex);
-    if (q->launchesDropped)
-      running += "\n    (" + std::to_string(q->launchesDropped) + " earlier)";
-    for (const std::string &l : q->launches)
-      running += "\n    " + l;
+    size_t first = q->launchCount > Queue::kMaxLaunches ? q->launchCount - Queue::kMaxLaunches : 0;
+    if (first)
+      running += "\n    (" + std::to_string(first) + " earlier)";
+    for (size_t i = first; i < q->launchCount; ++i)
+      running += "\n    " + q->launches[i % Queue::kMaxLaunches].describe();
   }
   std::fprintf(stderr,
                "FiberCL: delegated device '%s' (%s): %s waited %.1f s "
@@ -81,8 +82,7 @@ void report(Queue *q, const char *what) {
 
 void drained(Queue *q) {
   std::lock_guard<std::mutex> lock(q->mutex);
-  q->launches.clear();
-  q->launchesDropped = 0;
+  q->launchCount = 0;
 }
 
 bool waitOrReport(Queue *q, cl_event e, const char *what, bool drains) {
@@ -112,13 +112,28 @@ bool waitOrReport(Queue *q, cl_event e, const char *what, bool drains) {
   return true;
 }
 
-void rememberLaunch(Queue *q, std::string what) {
+void rememberLaunch(Queue *q, const std::string &kernel, cl_uint dims, const size_t *global,
+                    const size_t *local) {
   std::lock_guard<std::mutex> lock(q->mutex);
-  if (q->launches.size() == Queue::kMaxLaunches) {
-    q->launches.erase(q->launches.begin());
-    ++q->launchesDropped;
+  Launch &l = q->launches[q->launchCount++ % Queue::kMaxLaunches];
+  std::snprintf(l.kernel, sizeof l.kernel, "%s", kernel.c_str());
+  l.dims = dims;
+  l.hasLocal = local != nullptr;
+  for (cl_uint i = 0; i < dims; ++i) {
+    l.global[i] = global ? global[i] : 0;
+    l.local[i] = local ? local[i] : 0;
   }
-  q->launches.push_back(std::move(what));
+}
+
+std::string Launch::describe() const {
+  auto sizes = [&](const size_t *v) {
+    std::string s;
+    for (cl_uint i = 0; i < dims; ++i)
+      s += (i ? "x" : "") + std::to_string(v[i]);
+    return s;
+  };
+  return std::string("kernel '") + kernel + "', global " + sizes(global) + ", local " +
+         (hasLocal ? sizes(local) : "NULL");
 }
 
 void EventOut::finish(Queue *q) {
