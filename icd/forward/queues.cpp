@@ -49,18 +49,9 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
 cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue_properties properties,
                                                   cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
-  if (!c)
-    return withError<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  Obj *d = as(device, Kind::Device);
-  if (!d)
-    return withError<cl_command_queue>(errcode_ret, CL_INVALID_DEVICE, nullptr);
-  cl_int err = CL_SUCCESS;
-  cl_command_queue q = c->vendor().clCreateCommandQueue(
-      static_cast<cl_context>(c->real), static_cast<cl_device_id>(d->real), properties, &err);
-  if (!q)
-    return withError<cl_command_queue>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
-  return withError(errcode_ret, CL_SUCCESS, wrapQueue(q, c, d));
+  const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
+  return fwd::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
+                                                 errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
