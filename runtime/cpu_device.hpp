@@ -20,6 +20,11 @@ public:
   cl_device_type type() const override { return CL_DEVICE_TYPE_CPU; }
   void info(cl_device_info param, InfoWriter &out) override; // cpu_device_info.cpp
   uint64_t maxAllocSize() const override { return globalMemSize_ / 4; }
+  const DeviceLimits &limits() const override {
+    static constexpr DeviceLimits kLimits{kMaxWorkGroupSize, kLocalMemSize,
+                                          kMemBaseAddrAlignBits, kPreferredWorkGroupSizeMultiple};
+    return kLimits;
+  }
   exec::Executor &executor() override;
   exec::Executor *executorIfStarted() override;
   void wakeWaiters() override;

@@ -1,7 +1,7 @@
 // cl_device_id: a device behind FiberCL's platform, as an interface. The CPU device
 // (cpu_device.hpp) runs commands on FiberCL's executor; a device forwarded to another
-// vendor's ICD (delegation, DESIGN.md) will forward them. The core reaches a device
-// through its context or queue, never through a global.
+// vendor's ICD is a platform of its own (icd/forward/). The core reaches a device
+// through its context or queue, never through a global, and asks it for its limits.
 #pragma once
 
 #include "runtime/object.hpp"
@@ -17,6 +17,14 @@ namespace fibercl::runtime {
 class InfoWriter;
 class Platform;
 
+// What the core's rules need of a device (clGetDeviceInfo answers the same values).
+struct DeviceLimits {
+  uint64_t maxWorkGroupSize;               // also each CL_DEVICE_MAX_WORK_ITEM_SIZES
+  uint64_t localMemSize;                   // CL_DEVICE_LOCAL_MEM_SIZE
+  uint32_t memBaseAddrAlignBits;           // CL_DEVICE_MEM_BASE_ADDR_ALIGN
+  size_t preferredWorkGroupSizeMultiple;   // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+};
+
 class Device : public Object<Device, cl_device_id> {
 public:
   static constexpr Tag kTag = Tag::Device;
@@ -29,6 +37,7 @@ public:
   // Answers clGetDeviceInfo (throws Error(CL_INVALID_VALUE) for an unknown query).
   virtual void info(cl_device_info param, InfoWriter &out) = 0;
   virtual uint64_t maxAllocSize() const = 0;
+  virtual const DeviceLimits &limits() const = 0;
 
   // The executor that runs this device's commands (started on first need), or, from
   // executorIfStarted, nullptr if it has not started.

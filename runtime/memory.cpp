@@ -18,7 +18,7 @@ Mem::Mem(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
     hostPtr_ = hostPtr;
     return;
   }
-  constexpr size_t align = CpuDevice::kMemBaseAddrAlignBits / 8;
+  const size_t align = context.device().limits().memBaseAddrAlignBits / 8;
   size_t rounded = (size + align - 1) / align * align;
   data_ = static_cast<char *>(std::aligned_alloc(align, rounded));
   if (!data_)

@@ -264,16 +264,18 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     Kernel &k = obj<Kernel>(kernel, "kernel");
     // CL_INVALID_DEVICE if device is not in the list of devices associated with
     // kernel (NULL is fine: the kernel has one device).
+    Device *dev = &k.program().context().device();
     if (device) {
-      Device &d = obj<Device>(device, "device");
-      check(!k.program().context().hasDevice(d), CL_INVALID_DEVICE,
+      dev = &obj<Device>(device, "device");
+      check(!k.program().context().hasDevice(*dev), CL_INVALID_DEVICE,
             "device is not the kernel's");
     }
+    const DeviceLimits &limits = dev->limits();
     const auto &info = k.info();
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     switch (param_name) {
     case CL_KERNEL_WORK_GROUP_SIZE: {
-      size_t size = CpuDevice::kMaxWorkGroupSize;
+      size_t size = limits.maxWorkGroupSize;
       if (info.reqdWorkGroupSize[0])
         size = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] *
                info.reqdWorkGroupSize[2];
@@ -287,7 +289,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     case CL_KERNEL_LOCAL_MEM_SIZE:
       return out.scalar<cl_ulong>(k.localMemSize());
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-      return out.scalar<size_t>(CpuDevice::kPreferredWorkGroupSizeMultiple);
+      return out.scalar<size_t>(limits.preferredWorkGroupSizeMultiple);
     case CL_KERNEL_PRIVATE_MEM_SIZE:
       return out.scalar<cl_ulong>(info.privateMemSize);
     case CL_KERNEL_GLOBAL_WORK_SIZE:

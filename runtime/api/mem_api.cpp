@@ -121,7 +121,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
           CL_INVALID_VALUE, "the region is outside the buffer");
     // CL_MISALIGNED_SUB_BUFFER_OFFSET if ... the origin field of the
     // cl_buffer_region is not aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN value.
-    check(region.origin % (CpuDevice::kMemBaseAddrAlignBits / 8) != 0,
+    check(region.origin % (parent.context().device().limits().memBaseAddrAlignBits / 8) != 0,
           CL_MISALIGNED_SUB_BUFFER_OFFSET, "region origin is misaligned");
     // Unspecified access flags, and the host pointer flags, are inherited.
     cl_mem_flags effective = flags;
