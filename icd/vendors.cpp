@@ -154,7 +154,7 @@ VendorScan scanVendors(const void *self) {
       // forwards to a vendor (which this scan finds directly).
       if (v.name == "FiberCL" || v.name.rfind("FiberCL -> ", 0) == 0) {
         skip("another FiberCL");
-        continue;
+        break; // the library's other platforms are FiberCL's too
       }
       scan.platforms.push_back(std::move(v));
     }

@@ -3,17 +3,19 @@
 # every test that passes on the vendor directly passes through FiberCL, and nothing
 # fails through FiberCL that does not fail on the vendor (the vendor's own
 # non-conformance is not FiberCL's to fix, and is listed).
-#   same_results_as_vendor.sh E2E_TESTS "VENDOR PLATFORM NAME"
+#   same_results_as_vendor.sh E2E_TESTS "VENDOR PLATFORM NAME" [TESTS THAT CRASH THE VENDOR]
+# (the third: a gtest filter pattern, e.g. Build.GarbageBinaryIsRejected for rusticl).
 # Run with OCL_ICD_VENDORS naming FiberCL and the vendor, FIBERCL_DELEGATE selecting it.
 set -u
 tests=$1
 vendor=$2
+crashes=${3:-}
 delegated="FiberCL -> $vendor"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 run() { # platform, output file
-  FIBERCL_TEST_PLATFORM="$1" "$tests" --gtest_filter=-Delegation.* > "$2" 2>&1
+  FIBERCL_TEST_PLATFORM="$1" "$tests" "--gtest_filter=-Delegation.*${crashes:+:$crashes}" > "$2" 2>&1
   echo "  $1: $(grep -c '^\[       OK \]' "$2") passed, $(grep '^\[  FAILED  \].*ms)$' "$2" | sort -u | wc -l) failed, exit $?"
 }
 echo "e2e suite on the vendor directly and through FiberCL:"
