@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 namespace fibercl::runtime {
@@ -46,9 +47,25 @@ uint32_t cpuMaxMHz() {
   }
   return 0;
 }
+// The host's widest SIMD register in bytes (x86: AVX-512, AVX, else SSE's 16).
+uint32_t hostSimdBytes() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f"))
+    return 64;
+  if (__builtin_cpu_supports("avx"))
+    return 32;
+#endif
+  return 16;
+}
 } // namespace
 
-CpuDevice::CpuDevice() : name_(cpuModelName()), maxClockMHz_(cpuMaxMHz()) {
+cl_uint CpuDevice::vectorWidth(size_t elementBytes) const {
+  return cl_uint(std::min<size_t>(16, simdBytes_ / elementBytes));
+}
+
+CpuDevice::CpuDevice()
+    : name_(cpuModelName()), maxClockMHz_(cpuMaxMHz()), simdBytes_(hostSimdBytes()) {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
   globalMemSize_ = (pages > 0 && pageSize > 0) ? uint64_t(pages) * uint64_t(pageSize)
                                                : uint64_t(1) << 30;

@@ -32,6 +32,10 @@ public:
   const std::string &name() const { return name_; }
   uint64_t globalMemSize() const { return globalMemSize_; }
   uint32_t maxClockMHz() const { return maxClockMHz_; }
+  // CL_DEVICE_PREFERRED/NATIVE_VECTOR_WIDTH_* for elements of `elementBytes`: as many
+  // as fill the host's widest SIMD register (the JIT targets the host CPU), at most 16
+  // (OpenCL C's widest vector). AVX-512: 16 int/float, 8 long/double.
+  cl_uint vectorWidth(size_t elementBytes) const;
 
   static constexpr uint64_t kMaxWorkGroupSize = 4096;
   static constexpr uint64_t kLocalMemSize = 256 * 1024;
@@ -45,6 +49,7 @@ private:
   std::string name_;
   uint64_t globalMemSize_ = 0;
   uint32_t maxClockMHz_ = 0;
+  uint32_t simdBytes_ = 16; // the host's widest SIMD register
   std::once_flag executorOnce_;
   std::unique_ptr<exec::Executor> executor_;
   std::atomic<exec::Executor *> started_{nullptr};

@@ -42,20 +42,20 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   }
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-    return out.scalar<cl_uint>(16);
+    return out.scalar<cl_uint>(vectorWidth(1));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
-    return out.scalar<cl_uint>(8);
+    return out.scalar<cl_uint>(vectorWidth(2));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-    return out.scalar<cl_uint>(4);
+    return out.scalar<cl_uint>(vectorWidth(4));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-    return out.scalar<cl_uint>(2);
+    return out.scalar<cl_uint>(vectorWidth(8));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     return out.scalar<cl_uint>(0); // no cl_khr_fp16

@@ -38,6 +38,43 @@ TEST_F(NDRange, VecAddOneMillionFloats) {
   EXPECT_EQ(bad, 0u);
 }
 
+// Applications choose their vector types from the preferred widths (hashcat): FiberCL
+// reports as many elements as fill the host's widest SIMD register, at most 16, and a
+// kernel on vectors of that width computes correctly.
+TEST_F(NDRange, PreferredVectorWidthsFollowTheHostSimd) {
+  cl_uint ints = deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
+  cl_uint longs = deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
+  EXPECT_EQ(deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT), ints);
+  EXPECT_EQ(deviceInfo<cl_uint>(device_, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT), ints);
+  EXPECT_GE(deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR), ints);
+  if (isFiberCL()) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    cl_uint bytes = __builtin_cpu_supports("avx512f") ? 64 : __builtin_cpu_supports("avx") ? 32 : 16;
+    EXPECT_EQ(ints, bytes / 4) << "the host's SIMD register holds " << bytes / 4 << " ints";
+    EXPECT_EQ(longs, bytes / 8);
+    EXPECT_EQ(deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR), 16u);
+#endif
+  }
+  ASSERT_TRUE(ints == 1 || ints == 2 || ints == 4 || ints == 8 || ints == 16);
+  const std::string type = ints == 1 ? "int" : "int" + std::to_string(ints);
+  cl_kernel k = kernelFrom("kernel void k(global " + type + " *a, global const " + type +
+                               " *b) { size_t i = get_global_id(0); a[i] = a[i] * 3 + b[i]; }",
+                           "k");
+  const size_t n = 64 * ints;
+  std::vector<int> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = int(i);
+    b[i] = int(7 * i + 1);
+  }
+  cl_mem ma = bufferFrom(a), mb = bufferFrom(b);
+  setArgs(k, ma, mb);
+  run(k, {64});
+  std::vector<int> got = read<int>(ma, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], int(i) * 3 + int(7 * i + 1)) << "at " << i;
+}
+
 TEST_F(NDRange, SaxpyOddSizeWithExplicitGroups) {
   const size_t n = 100003;  // prime: only local size 1 divides it
   std::vector<float> x(n), y(n);
