@@ -1,5 +1,6 @@
-// What the clEnqueue* entry points share: host-side commands and the tail of every
-// enqueue (event out-parameter, blocking).
+// What the clEnqueue* entry points share: the tail of every enqueue (event
+// out-parameter, blocking). The commands themselves are built in the core
+// (runtime/kernel_launch.hpp, runtime/buffer_commands.hpp).
 #pragma once
 
 #include "runtime/api/entry.hpp"
@@ -10,29 +11,6 @@
 #include <memory>
 
 namespace fibercl::runtime::api {
-
-// A command whose work runs on the executor's threads: `work()` returns CL_COMPLETE
-// or a negative error code.
-template <class F> class HostCommand final : public Command {
-public:
-  explicit HostCommand(F work) : work_(std::move(work)) {}
-  void start(Event &ev) override {
-    Event *e = &ev;
-    ev.queue()->device().executor().runHost(
-        [this, e]() -> int32_t {
-          e->setRunning();
-          return work_();
-        },
-        [e](int32_t status) { e->complete(status); });
-  }
-
-private:
-  F work_;
-};
-
-template <class F> std::unique_ptr<Command> hostCommand(F work) {
-  return std::make_unique<HostCommand<F>>(std::move(work));
-}
 
 // Enqueues the command, returns its event through `event` (if not NULL) and, when
 // `blocking`, waits for it:

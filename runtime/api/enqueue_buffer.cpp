@@ -1,6 +1,7 @@
 // Entry points that enqueue buffer commands: read, write, copy, fill (and their
 // rectangular forms), map, unmap, migrate.
 #include "runtime/api/enqueue.hpp"
+#include "runtime/buffer_commands.hpp"
 #include "runtime/context.hpp"
 #include "runtime/memory.hpp"
 
@@ -37,10 +38,6 @@ void checkHostWrite(const Mem &m) {
         "the buffer was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
 }
 
-struct Pitches {
-  size_t row, slice;
-};
-
 // Applies the defaults (0 = tightly packed) and the pitch rules of the *Rect calls:
 // CL_INVALID_VALUE if any region array element is 0, if row_pitch is not 0 and is
 // less than region[0], or if slice_pitch is not 0 and is less than
@@ -69,14 +66,6 @@ void checkRegion(const size_t *region) {
         "a region element is 0");
 }
 
-void copyRect(char *dst, Pitches dp, const char *src, Pitches sp,
-              std::array<size_t, 3> region) {
-  for (size_t z = 0; z < region[2]; ++z)
-    for (size_t y = 0; y < region[1]; ++y)
-      std::memmove(dst + z * dp.slice + y * dp.row, src + z * sp.slice + y * sp.row,
-                   region[0]);
-}
-
 std::array<size_t, 3> arr(const size_t *r) { return {r[0], r[1], r[2]}; }
 
 bool overlaps(const char *a, size_t an, const char *b, size_t bn) {
@@ -101,10 +90,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
     checkHostRead(m);
     const char *src = m.data() + offset;
-    auto cmd = hostCommand([keep = Ref<Mem>(m), src, size, ptr]() -> cl_int {
-      std::memcpy(ptr, src, size);
-      return CL_COMPLETE;
-    });
+    auto cmd = copyBytesCommand(Ref<Mem>(m), nullptr, ptr, src, size);
     submit(q, CL_COMMAND_READ_BUFFER, std::move(cmd), wait, event, blocking_read);
   });
 }
@@ -123,10 +109,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
     checkHostWrite(m);
     char *dst = m.data() + offset;
-    auto cmd = hostCommand([keep = Ref<Mem>(m), dst, size, ptr]() -> cl_int {
-      std::memcpy(dst, ptr, size);
-      return CL_COMPLETE;
-    });
+    auto cmd = copyBytesCommand(Ref<Mem>(m), nullptr, dst, ptr, size);
     submit(q, CL_COMMAND_WRITE_BUFFER, std::move(cmd), wait, event, blocking_write);
   });
 }
@@ -152,11 +135,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     // destination regions overlap.
     check(overlaps(from, size, to, size), CL_MEM_COPY_OVERLAP,
           "source and destination overlap");
-    auto cmd = hostCommand(
-        [k1 = Ref<Mem>(src), k2 = Ref<Mem>(dst), from, to, size]() -> cl_int {
-          std::memcpy(to, from, size);
-          return CL_COMPLETE;
-        });
+    auto cmd = copyBytesCommand(Ref<Mem>(src), Ref<Mem>(dst), to, from, size);
     submit(q, CL_COMMAND_COPY_BUFFER, std::move(cmd), wait, event, false);
   });
 }
@@ -181,18 +160,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     check(offset % pattern_size || size % pattern_size, CL_INVALID_VALUE,
           "offset and size must be multiples of pattern_size");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
-    std::array<unsigned char, 128> pat;
-    std::memcpy(pat.data(), pattern, pattern_size);
-    char *dst = m.data() + offset;
-    auto cmd = hostCommand([keep = Ref<Mem>(m), dst, size, pat, pattern_size]() -> cl_int {
-      if (pattern_size == 1) {
-        std::memset(dst, pat[0], size);
-        return CL_COMPLETE;
-      }
-      for (size_t i = 0; i < size; i += pattern_size)
-        std::memcpy(dst + i, pat.data(), pattern_size);
-      return CL_COMPLETE;
-    });
+    auto cmd = fillCommand(Ref<Mem>(m), m.data() + offset, size, pattern, pattern_size);
     submit(q, CL_COMMAND_FILL_BUFFER, std::move(cmd), wait, event, false);
   });
 }
@@ -219,11 +187,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(
     checkHostRead(m);
     const char *src = m.data() + rectOffset(buffer_origin, bp);
     char *dst = static_cast<char *>(ptr) + rectOffset(host_origin, hp);
-    auto cmd = hostCommand(
-        [keep = Ref<Mem>(m), src, dst, bp, hp, r = arr(region)]() -> cl_int {
-          copyRect(dst, hp, src, bp, r);
-          return CL_COMPLETE;
-        });
+    auto cmd = copyRectCommand(Ref<Mem>(m), nullptr, dst, hp, src, bp, arr(region));
     submit(q, CL_COMMAND_READ_BUFFER_RECT, std::move(cmd), wait, event, blocking_read);
   });
 }
@@ -249,11 +213,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
     checkHostWrite(m);
     char *dst = m.data() + rectOffset(buffer_origin, bp);
     const char *src = static_cast<const char *>(ptr) + rectOffset(host_origin, hp);
-    auto cmd = hostCommand(
-        [keep = Ref<Mem>(m), src, dst, bp, hp, r = arr(region)]() -> cl_int {
-          copyRect(dst, bp, src, hp, r);
-          return CL_COMPLETE;
-        });
+    auto cmd = copyRectCommand(Ref<Mem>(m), nullptr, dst, bp, src, hp, arr(region));
     submit(q, CL_COMMAND_WRITE_BUFFER_RECT, std::move(cmd), wait, event, blocking_write);
   });
 }
@@ -300,11 +260,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
                          to, rectEnd(dst_origin, region, dp) - rectOffset(dst_origin, dp));
     }
     check(overlap, CL_MEM_COPY_OVERLAP, "source and destination overlap");
-    auto cmd = hostCommand([k1 = Ref<Mem>(src), k2 = Ref<Mem>(dst), from, to, sp, dp,
-                            r = arr(region)]() -> cl_int {
-      copyRect(to, dp, from, sp, r);
-      return CL_COMPLETE;
-    });
+    auto cmd = copyRectCommand(Ref<Mem>(src), Ref<Mem>(dst), to, dp, from, sp, arr(region));
     submit(q, CL_COMMAND_COPY_BUFFER_RECT, std::move(cmd), wait, event, false);
   });
 }
