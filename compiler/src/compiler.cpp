@@ -14,6 +14,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "binary_format.hpp"
@@ -103,20 +104,65 @@ BuildCache &buildCache() {
 
 } // namespace
 
+// A length-prefixed field of a disk-cache key (compile's headers, link's inputs).
+static void addKeyField(std::string &key, const void *data, size_t n) {
+  key.append(reinterpret_cast<const char *>(&n), sizeof n);
+  key.append(static_cast<const char *>(data), n);
+}
+
+// Options that make the frontend read files (-I directories): their headers are not
+// in the key, so such builds are not cached on disk (a changed header must count).
+static bool readsFiles(const std::string &options) {
+  return options.find("-I") != std::string::npos;
+}
+
+// A result from the disk cache, or nothing.
+static std::optional<Result> fromDiskCache(const std::string &key, BinaryKind kind) {
+  if (key.empty())
+    return std::nullopt;
+  auto entry = cacheLoad(key);
+  if (!entry || inspect(entry->binary.data(), entry->binary.size()) != kind)
+    return std::nullopt;
+  Result r;
+  r.success = true;
+  r.log = std::move(entry->log);
+  r.binary = Binary{kind, std::move(entry->binary)};
+  if (kind == BinaryKind::Executable)
+    r.kernels = kernelsOf(r.binary);
+  return r;
+}
+
 Result compile(const std::string &source, const std::string &options,
                const std::vector<Header> &headers) {
   BuildOptions parsed = parseBuildOptions(options, OptionsFor::Compile);
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
+  BuildTimer timer;
+  // Cached on disk like builds: the key covers the embedded headers too.
+  std::string keyed = "compile";
+  for (const Header &h : headers) {
+    addKeyField(keyed, h.includeName.data(), h.includeName.size());
+    addKeyField(keyed, h.source.data(), h.source.size());
+  }
+  addKeyField(keyed, source.data(), source.size());
+  std::string diskKey = readsFiles(options) ? std::string() : cacheKey(keyed, options);
+  if (auto cached = fromDiskCache(diskKey, BinaryKind::CompiledObject))
+    return *cached;
+  buildPhaseDone("cache-lookup");
   llvm::LLVMContext context;
   std::string log;
   auto m = compileSource(context, source, parsed, headers, log);
+  buildPhaseDone("frontend");
   if (!m)
     return failure(std::move(log));
   Result r;
   r.success = true;
   r.log = std::move(log);
   r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
+  if (!diskKey.empty()) {
+    cacheStore(diskKey, {r.binary.bytes, r.log});
+    buildPhaseDone("cache-store");
+  }
   return r;
 }
 
@@ -126,6 +172,18 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   createLibrary = createLibrary || parsed.createLibrary;
+  BuildTimer timer;
+  // Cached on disk: the same inputs and options link to the same result (the costly
+  // part of a big program's clCompileProgram + clLinkProgram is here).
+  std::string keyed = createLibrary ? "link-library" : "link";
+  for (const Binary *input : inputs)
+    if (input)
+      addKeyField(keyed, input->bytes.data(), input->bytes.size());
+  std::string diskKey = cacheKey(keyed, options);
+  const BinaryKind resultKind = createLibrary ? BinaryKind::Library : BinaryKind::Executable;
+  if (auto cached = fromDiskCache(diskKey, resultKind))
+    return *cached;
+  buildPhaseDone("cache-lookup");
 
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics;
@@ -147,14 +205,20 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
     if (linker.linkInModule(std::move(*m)))
       return failure(diagnostics.text.empty() ? "error: linking failed\n" : diagnostics.text);
   }
+  buildPhaseDone("link");
+  Result r;
   if (createLibrary) {
-    Result r;
     r.success = true;
     r.log = diagnostics.text;
     r.binary = encodeBinary(BinaryKind::Library, {}, toBitcode(*linked));
-    return r;
+  } else {
+    r = executableFrom(*linked, parsed, diagnostics.text);
   }
-  return executableFrom(*linked, parsed, diagnostics.text);
+  if (r.success) {
+    cacheStore(diskKey, {r.binary.bytes, r.log});
+    buildPhaseDone("cache-store");
+  }
+  return r;
 }
 
 Result build(const std::string &source, const std::string &options) {
@@ -166,15 +230,10 @@ Result build(const std::string &source, const std::string &options) {
   Result cached;
   if (buildCache().find(key, cached))
     return cached;
-  std::string diskKey = cacheKey(source, options);
-  if (auto entry = cacheLoad(diskKey)) {
-    Result r;
-    r.success = true;
-    r.log = std::move(entry->log);
-    r.binary = Binary{BinaryKind::Executable, std::move(entry->binary)};
-    r.kernels = kernelsOf(r.binary);
-    buildCache().store(key, r);
-    return r;
+  std::string diskKey = readsFiles(options) ? std::string() : cacheKey(source, options);
+  if (auto r = fromDiskCache(diskKey, BinaryKind::Executable)) {
+    buildCache().store(key, *r);
+    return *r;
   }
   buildPhaseDone("cache-lookup");
   llvm::LLVMContext context;
@@ -186,8 +245,10 @@ Result build(const std::string &source, const std::string &options) {
   Result r = executableFrom(*m, parsed, std::move(log));
   if (r.success) {
     buildCache().store(key, r);
-    cacheStore(diskKey, {r.binary.bytes, r.log});
-    buildPhaseDone("cache-store");
+    if (!diskKey.empty()) {
+      cacheStore(diskKey, {r.binary.bytes, r.log});
+      buildPhaseDone("cache-store");
+    }
   }
   return r;
 }

@@ -170,8 +170,7 @@ std::optional<CachedBuild> cacheLoad(const std::string &key) {
     return std::nullopt;
   CachedBuild entry{std::vector<uint8_t>(bin->begin(), bin->end()), *log};
   DecodedBinary decoded;
-  if (!decodeBinary(entry.binary.data(), entry.binary.size(), decoded) ||
-      decoded.kind != BinaryKind::Executable)
+  if (!decodeBinary(entry.binary.data(), entry.binary.size(), decoded))
     return std::nullopt; // damaged entry: rebuild (and overwrite it)
   touchCacheEntry(dir + "/" + key + ".bin");
   return entry;

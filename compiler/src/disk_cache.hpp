@@ -1,6 +1,7 @@
-// On-disk cache of executable binaries built from source, keyed by a hash of
-// everything that affects the code: FiberCL's build, the builtins library, the host
-// CPU, the options and the source.
+// On-disk cache of binaries -- executables built from source, compiled objects,
+// linked executables and libraries -- keyed by a hash of everything that affects the
+// code: FiberCL's build, the builtins library, the host CPU, the options and the
+// inputs (source and headers, or the linked binaries).
 //
 // FIBERCL_CACHE_DIR picks the directory (default $XDG_CACHE_HOME/fibercl or
 // ~/.cache/fibercl); FIBERCL_CACHE=0 turns the cache off; FIBERCL_CACHE_MAX_MB bounds
@@ -15,7 +16,8 @@ namespace fibercl::compiler {
 
 std::string cacheKey(const std::string &source, const std::string &options);
 
-// An executable binary and the build log (warnings) that came with it.
+// A binary (any kind; the caller checks it is the one it wants) and the build log
+// (warnings) that came with it.
 struct CachedBuild {
   std::vector<uint8_t> binary;
   std::string log;

@@ -201,6 +201,52 @@ TEST_F(Build, CompileAndLinkTwoProgramsWithEmbeddedHeaders) {
   EXPECT_CL_ERR(CL_LINK_PROGRAM_FAILURE, err);
 }
 
+// clCompileProgram and clLinkProgram are cached on disk like clBuildProgram: the
+// second compile + link of the same program adds no cache entry (all three came from
+// the cache) and the kernel still runs; a compile that reads files (-I) is not cached.
+TEST_F(Build, CompileAndLinkUseTheDiskCache) {
+  SKIP_UNLESS_FIBERCL("FiberCL's kernel cache");
+  char dirTemplate[] = "/tmp/fibercl-cache-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dirTemplate), nullptr);
+  const std::string dir = dirTemplate;
+  ScopedEnv env{{"FIBERCL_CACHE_DIR", dir}};
+  auto entries = [&] {
+    std::string cmd = "ls " + dir + " | grep -c '\\.bin$'";
+    FILE *f = popen(cmd.c_str(), "r");
+    int n = 0;
+    if (f) {
+      if (std::fscanf(f, "%d", &n) != 1) n = 0;
+      pclose(f);
+    }
+    return n;
+  };
+  const std::string unique = "/* " + std::to_string(getpid()) + " */\n";
+  auto compileAndLink = [&](const std::string &options) {
+    cl_program lib = createProgram(unique + "int twice(int x) { return 2 * x; }\n");
+    cl_program main_p = createProgram(unique + "int twice(int x);\n"
+                                      "kernel void k(global int *o) { o[get_global_id(0)] = twice(get_global_id(0)); }\n");
+    cl_int err = clCompileProgram(lib, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+    EXPECT_CL(err);
+    err = clCompileProgram(main_p, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+    EXPECT_CL(err);
+    cl_program inputs[] = {main_p, lib};
+    cl_program linked = clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &err);
+    EXPECT_CL(err);
+    if (linked) atTearDown([linked] { clReleaseProgram(linked); });
+    return linked;
+  };
+  ASSERT_NE(compileAndLink(""), nullptr);
+  EXPECT_EQ(entries(), 3) << "two compiled objects and one linked executable stored";
+  cl_program again = compileAndLink("");
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(entries(), 3) << "the second time, everything came from the cache";
+  std::vector<cl_int> r = runInts(kernel(again, "k"), 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(r[i], 2 * i);
+  ASSERT_NE(compileAndLink("-I " + dir), nullptr);
+  EXPECT_EQ(entries(), 3) << "compiles with -I are not cached (their headers are not in the key)";
+  std::system(("rm -rf " + dir).c_str());
+}
+
 TEST_F(Build, BinaryRoundTrip) {
   const char* src = R"CLC(
     __kernel void sq(__global int* out) { int i = (int)get_global_id(0); out[i] = i * i - 5; })CLC";
