@@ -152,7 +152,7 @@ VendorScan scanVendors(const void *self) {
       v.version = platformString(v, CL_PLATFORM_VERSION);
       // Another FiberCL (an installed one, a build tree): its CPU platform, or one it
       // forwards to a vendor (which this scan finds directly).
-      if (v.name == "FiberCL" || v.name.rfind("FiberCL -> ", 0) == 0) {
+      if (isFiberCLPlatformName(v.name)) {
         skip("another FiberCL");
         break; // the library's other platforms are FiberCL's too
       }
@@ -160,6 +160,14 @@ VendorScan scanVendors(const void *self) {
     }
   }
   return scan;
+}
+
+std::string delegatedPlatformName(const std::string &vendorPlatformName) {
+  return "FiberCL -> " + vendorPlatformName;
+}
+
+bool isFiberCLPlatformName(const std::string &name) {
+  return name == "FiberCL" || name.rfind(delegatedPlatformName(""), 0) == 0;
 }
 
 bool delegationRequested(const std::string &selection) {

@@ -34,6 +34,11 @@ struct VendorScan {
 // loaded for the life of the process.
 VendorScan scanVendors(const void *self);
 
+// What FiberCL calls the platform it makes of a vendor platform ("FiberCL -> <name>"),
+// and whether a platform name is one of FiberCL's (its CPU platform or such a one).
+std::string delegatedPlatformName(const std::string &vendorPlatformName);
+bool isFiberCLPlatformName(const std::string &name);
+
 // FIBERCL_DELEGATE's value: "none" or empty (the default), "all", or comma-separated
 // case-insensitive substrings of a platform's name, vendor or library ("pocl",
 // "rusticl", "nvidia"). Does it select `p`?

@@ -4,6 +4,7 @@
 // counts the work-groups resident together. On FiberCL's CPU device that is the
 // configured bound; on a delegated device it is the real one.
 #include <CL/cl.h>
+#include <CL/cl_fibercl.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "icd/vendors.hpp"
 
 void pointLoaderAtFiberCL(); // fibercl.cpp
 
@@ -27,7 +30,6 @@ kernel void discover(global void *ctx, global uint *found) {
 )";
 
 const size_t kGroups = 256;   // launched; discovery admits at most FIBERCL_MAX_PARTICIPANTS
-const size_t kCtxBytes = 4352; // FIBERCL_PRIMITIVES_CTX_BYTES
 
 std::string text(cl_platform_id p, cl_platform_info what) {
   char s[512] = {};
@@ -69,9 +71,9 @@ std::vector<cl_uint> measure(cl_device_id device, bool delegated, int runs, std:
     clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local, nullptr);
     local = std::min<size_t>(local, 64);
     size_t global = kGroups * local;
-    std::vector<unsigned char> zeros(kCtxBytes);
+    std::vector<unsigned char> zeros(FIBERCL_PRIMITIVES_CTX_BYTES);
     for (int r = 0; r < runs; ++r) {
-      cl_mem state = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kCtxBytes,
+      cl_mem state = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, FIBERCL_PRIMITIVES_CTX_BYTES,
                                     zeros.data(), &err);
       cl_uint found = 0;
       cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof found,
@@ -129,8 +131,8 @@ int measureOccupancy(int argc, char **argv) {
   int measured = 0;
   for (cl_platform_id p : platforms) {
     std::string name = text(p, CL_PLATFORM_NAME);
-    bool delegated = name.rfind("FiberCL -> ", 0) == 0;
-    if (name != "FiberCL" && !delegated)
+    bool delegated = name != "FiberCL";
+    if (!fibercl::icd::isFiberCLPlatformName(name))
       continue; // another vendor seen directly: measure it through FiberCL instead
     cl_uint nd = 0;
     clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);

@@ -158,26 +158,44 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
   return complete(q, err, ev, false, "clEnqueueFillBuffer");
 }
 
-void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                     cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
-                                     size_t size, cl_uint num_events_in_wait_list,
-                                     const cl_event *event_wait_list, cl_event *event,
-                                     cl_int *errcode_ret) {
+namespace {
+
+// clEnqueueMapBuffer and clEnqueueMapImage around the vendor's (non-blocking) call
+// `enqueue(queue, vendorMem, waitList, eventSlot, &err)`.
+template <class Enqueue>
+void *forwardMap(cl_command_queue command_queue, cl_mem memobj, cl_bool blocking,
+                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                 cl_event *event, cl_int *errcode_ret, const char *what, Enqueue enqueue) {
   auto *q = as<Queue>(command_queue, Kind::Queue);
   if (!q)
     return withError<void *>(errcode_ret, CL_INVALID_COMMAND_QUEUE, nullptr);
   WaitList wl(num_events_in_wait_list, event_wait_list);
   if (wl.error)
     return withError<void *>(errcode_ret, wl.error, nullptr);
-  cl_mem b = realMem(buffer);
-  if (!b)
+  cl_mem m = realMem(memobj);
+  if (!m)
     return withError<void *>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
-  EventOut ev(event, blocking_map);
+  EventOut ev(event, blocking);
   cl_int err = CL_SUCCESS;
-  void *p = q->vendor().clEnqueueMapBuffer(real(q), b, CL_FALSE, map_flags, offset, size,
-                                           wl.count(), wl.data(), ev.slot(), &err);
-  err = complete(q, err, ev, blocking_map, "clEnqueueMapBuffer");
+  void *p = enqueue(q, m, wl, ev.slot(), &err);
+  err = complete(q, err, ev, blocking, what);
   return withError(errcode_ret, err, err == CL_SUCCESS ? p : nullptr);
+}
+
+} // namespace
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                     cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
+                                     size_t size, cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event,
+                                     cl_int *errcode_ret) {
+  return forwardMap(command_queue, buffer, blocking_map, num_events_in_wait_list,
+                    event_wait_list, event, errcode_ret, "clEnqueueMapBuffer",
+                    [&](Queue *q, cl_mem m, const WaitList &wl, cl_event *slot, cl_int *err) {
+                      return q->vendor().clEnqueueMapBuffer(real(q), m, CL_FALSE, map_flags,
+                                                            offset, size, wl.count(), wl.data(),
+                                                            slot, err);
+                    });
 }
 
 void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
@@ -187,22 +205,13 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
                                     cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event,
                                     cl_int *errcode_ret) {
-  auto *q = as<Queue>(command_queue, Kind::Queue);
-  if (!q)
-    return withError<void *>(errcode_ret, CL_INVALID_COMMAND_QUEUE, nullptr);
-  WaitList wl(num_events_in_wait_list, event_wait_list);
-  if (wl.error)
-    return withError<void *>(errcode_ret, wl.error, nullptr);
-  cl_mem m = realMem(image);
-  if (!m)
-    return withError<void *>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
-  EventOut ev(event, blocking_map);
-  cl_int err = CL_SUCCESS;
-  void *p = q->vendor().clEnqueueMapImage(real(q), m, CL_FALSE, map_flags, origin, region,
-                                          image_row_pitch, image_slice_pitch, wl.count(),
-                                          wl.data(), ev.slot(), &err);
-  err = complete(q, err, ev, blocking_map, "clEnqueueMapImage");
-  return withError(errcode_ret, err, err == CL_SUCCESS ? p : nullptr);
+  return forwardMap(command_queue, image, blocking_map, num_events_in_wait_list,
+                    event_wait_list, event, errcode_ret, "clEnqueueMapImage",
+                    [&](Queue *q, cl_mem m, const WaitList &wl, cl_event *slot, cl_int *err) {
+                      return q->vendor().clEnqueueMapImage(
+                          real(q), m, CL_FALSE, map_flags, origin, region, image_row_pitch,
+                          image_slice_pitch, wl.count(), wl.data(), slot, err);
+                    });
 }
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,

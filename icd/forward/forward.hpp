@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "icd/forward/objects.hpp"
+#include "runtime/info_writer.hpp"
 
 namespace fibercl::fwd {
 
@@ -29,16 +30,15 @@ template <class R> R withError(cl_int *errcode_ret, cl_int err, R r) {
   return r;
 }
 
-// A clGet*Info answer of `n` bytes, under the specification's size rules.
+// A clGet*Info answer of `n` bytes, under the specification's size rules (the
+// runtime's InfoWriter: they live there only).
 inline cl_int answer(const void *data, size_t n, size_t size, void *value, size_t *size_ret) {
-  if (value) {
-    if (size < n)
-      return CL_INVALID_VALUE;
-    std::memcpy(value, data, n);
+  try {
+    runtime::InfoWriter(size, value, size_ret).bytes(data, n);
+    return CL_SUCCESS;
+  } catch (const runtime::Error &e) {
+    return e.code();
   }
-  if (size_ret)
-    *size_ret = n;
-  return CL_SUCCESS;
 }
 template <class T> cl_int answerScalar(T v, size_t size, void *value, size_t *size_ret) {
   return answer(&v, sizeof v, size, value, size_ret);

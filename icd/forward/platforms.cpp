@@ -109,10 +109,6 @@ const std::vector<Platform *> &delegatedPlatforms() {
   return platforms;
 }
 
-std::string delegatedPlatformName(const std::string &vendorPlatformName) {
-  return "FiberCL -> " + vendorPlatformName;
-}
-
 Obj *deviceFor(Platform *p, cl_device_id real) {
   for (Obj *d : p->devices)
     if (d->real == real)
@@ -137,7 +133,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
   auto str = [&](const std::string &s) { return answer(s.c_str(), s.size() + 1, size, value, size_ret); };
   switch (param) {
   case CL_PLATFORM_NAME:
-    return str(delegatedPlatformName(p->name));
+    return str(icd::delegatedPlatformName(p->name));
   case CL_PLATFORM_VENDOR:
     return str("FiberCL, forwarding to " + p->vendorName);
   case CL_PLATFORM_ICD_SUFFIX_KHR:

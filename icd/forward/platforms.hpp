@@ -7,12 +7,11 @@
 #include <vector>
 
 #include "icd/forward/objects.hpp"
+#include "icd/vendors.hpp"
 
 namespace fibercl::fwd {
 
 // Scanned once, when first asked; empty unless FIBERCL_DELEGATE selects a vendor.
 const std::vector<Platform *> &delegatedPlatforms();
-// "FiberCL -> <the vendor platform's name>".
-std::string delegatedPlatformName(const std::string &vendorPlatformName);
 
 } // namespace fibercl::fwd

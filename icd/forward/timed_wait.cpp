@@ -4,23 +4,19 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 
 #include "icd/forward/forward.hpp"
 #include "icd/forward/platforms.hpp"
+#include "runtime/exec/executor.hpp"
 
 namespace fibercl::fwd {
 namespace {
 
+// FIBERCL_DEADLOCK_TIMEOUT, parsed (and defaulted) where the CPU device reads it.
 double timeoutSeconds() {
-  static const double seconds = [] {
-    const char *v = std::getenv("FIBERCL_DEADLOCK_TIMEOUT");
-    char *end = nullptr;
-    double d = v ? std::strtod(v, &end) : 0;
-    return v && end != v && !*end && d > 0 && d < 1e9 ? d : 10.0; // the CPU device's default
-  }();
+  static const double seconds = exec::Scheduling::fromEnvironment().deadlockTimeoutSeconds;
   return seconds;
 }
 
@@ -74,7 +70,7 @@ void report(Queue *q, const char *what) {
                "once; `fibercl occupancy` measures how many this device runs together.\n"
                "  FiberCL returns an error to the caller; the device may still be running "
                "the command.\n",
-               deviceName(q).c_str(), delegatedPlatformName(q->platform->name).c_str(), what,
+               deviceName(q).c_str(), icd::delegatedPlatformName(q->platform->name).c_str(), what,
                timeoutSeconds(), running.empty() ? " (none recorded)" : running.c_str());
 }
 

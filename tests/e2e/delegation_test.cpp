@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <CL/cl_fibercl.h>
+
 #include "cl_test.hpp"
 
 namespace fcltest {
@@ -287,13 +289,13 @@ TEST_F(Delegation, DiscoveryFindsPoclsBoundAndTheXfBarrierCompletes) {
                                " -DFIBERCL_DISCOVERY_SETTLE=30000000");
   const cl_uint units = deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS);
   const cl_uint rounds = 8, groups = 64;
-  cl_mem ctx = buffer(4352);
+  cl_mem ctx = buffer(FIBERCL_PRIMITIVES_CTX_BYTES);
   cl_mem found = buffer(2 * sizeof(cl_uint));
   cl_mem roundsOk = buffer(sizeof(cl_uint));
   cl_uint best = 0;
   for (int attempt = 0; attempt < 10 && best < units; ++attempt) {
     const cl_uint zero = 0;
-    ASSERT_CL(clEnqueueFillBuffer(queue_, ctx, &zero, 4, 0, 4352, 0, nullptr, nullptr));
+    ASSERT_CL(clEnqueueFillBuffer(queue_, ctx, &zero, 4, 0, FIBERCL_PRIMITIVES_CTX_BYTES, 0, nullptr, nullptr));
     ASSERT_CL(clEnqueueFillBuffer(queue_, found, &zero, 4, 0, 8, 0, nullptr, nullptr));
     ASSERT_CL(clEnqueueFillBuffer(queue_, roundsOk, &zero, 4, 0, 4, 0, nullptr, nullptr));
     setArgs(k, ctx, found, roundsOk, rounds);
