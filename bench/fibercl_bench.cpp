@@ -188,6 +188,28 @@ void sgemm(uint n, __global const float* A, __global const float* B, __global fl
 }
 )CLC";
 
+// 5-point stencil: each 16x16 group loads its 18x18 tile (the block plus a one-cell
+// halo; cells outside the grid read as 0) into __local memory, then computes from it.
+const char* kStencilSrc = R"CLC(
+#define TS 16
+#define TW (TS + 2)
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void stencil(uint w, uint h, __global const float* in, __global float* out) {
+  __local float tile[TW][TW];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x0 = get_group_id(0) * TS - 1, y0 = get_group_id(1) * TS - 1;  // tile origin
+  for (int i = ly * TS + lx; i < TW * TW; i += TS * TS) {  // 324 cells, 256 work-items
+    int x = x0 + i % TW, y = y0 + i / TW;
+    tile[i / TW][i % TW] = (x >= 0 && x < (int)w && y >= 0 && y < (int)h) ? in[y * w + x] : 0.0f;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int tx = lx + 1, ty = ly + 1;
+  out[get_global_id(1) * w + get_global_id(0)] =
+      0.5f * tile[ty][tx] +
+      0.125f * (tile[ty - 1][tx] + tile[ty + 1][tx] + tile[ty][tx - 1] + tile[ty][tx + 1]);
+}
+)CLC";
+
 const char* kBarrierLoopSrc = R"CLC(
 __kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
   uint lid = get_local_id(0), l = get_local_size(0);
@@ -416,6 +438,41 @@ void BM_Sgemm(benchmark::State& state, Target* t) {
   clReleaseMemObject(dA);
   clReleaseMemObject(dB);
   clReleaseMemObject(dC);
+}
+
+// Inputs are multiples of 1/4 in [-8, 8), so every result is exact in float (with or
+// without contraction) and the whole grid is compared exactly.
+void BM_Stencil(benchmark::State& state, Target* t) {
+  const cl_uint w = 2048, h = 2048;
+  const size_t n = static_cast<size_t>(w) * h;
+  std::vector<float> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 7919) % 64) * 0.25f - 8.0f;
+  cl_kernel k = t->kernel("stencil", kStencilSrc, "stencil");
+  cl_mem din = t->buffer(n * 4, in.data()), dout = t->buffer(n * 4);
+  setArg(k, 0, w);
+  setArg(k, 1, h);
+  setArg(k, 2, din);
+  setArg(k, 3, dout);
+  const size_t g[2] = {w, h}, l[2] = {16, 16};
+  // Warm-up launch, untimed: some implementations compile per local size on first use.
+  t->enqueue(k, 2, g, l);
+  t->finish();
+  for (auto _ : state) {
+    t->enqueue(k, 2, g, l);
+    t->finish();
+  }
+  std::vector<float> r = t->read<float>(dout, n);
+  auto at = [&](long x, long y) { return x < 0 || x >= w || y < 0 || y >= h ? 0.0f : in[y * w + x]; };
+  for (long y = 0; y < h; ++y)
+    for (long x = 0; x < w; ++x) {
+      float want = 0.5f * at(x, y) + 0.125f * (at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y));
+      if (r[y * w + x] != want)
+        die(t->label + " stencil: wrong result at (" + std::to_string(x) + ", " + std::to_string(y) + ")");
+    }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 8));  // read + write once
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
 }
 
 void BM_BarrierLoop(benchmark::State& state, Target* t) {
@@ -747,6 +804,7 @@ int main(int argc, char** argv) {
       {"math_pow_f32_4M", BM_Math<float, true>},
       {"reduction_16M_local256", BM_Reduction},
       {"sgemm_512_tile16", BM_Sgemm},
+      {"stencil_2048x2048_tile16", BM_Stencil},
       {"barrier_loop_100", BM_BarrierLoop},
       {"atomic_local_1M_x16", BM_Atomic<0>},
       {"atomic_group_1M_x16", BM_Atomic<1>},

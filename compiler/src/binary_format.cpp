@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 5; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions
+constexpr uint32_t kFormatVersion = 6; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier regions
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {
@@ -70,6 +70,7 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u64(k.staticLocalSize);
   w.u64(k.privateMemSize);
   w.u32(k.usesBarriers);
+  w.u32(k.barrierRegions);
   w.u32(k.usesPrintf);
   w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1 | uint32_t(k.cooperative) << 2);
   w.u32(uint32_t(k.sites.size()));
@@ -102,6 +103,7 @@ KernelInfo readKernel(Reader &r) {
   k.staticLocalSize = r.u64();
   k.privateMemSize = r.u64();
   k.usesBarriers = r.u32() != 0;
+  k.barrierRegions = r.u32() != 0;
   k.usesPrintf = r.u32() != 0;
   uint32_t scheduling = r.u32();
   k.yields = scheduling & 1;

@@ -226,7 +226,7 @@ Result build(const std::string &source, const std::string &options) {
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   BuildTimer timer;
-  std::string key = options + '\0' + source;
+  std::string key = environmentKey() + '\0' + options + '\0' + source;
   Result cached;
   if (buildCache().find(key, cached))
     return cached;

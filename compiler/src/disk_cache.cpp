@@ -115,6 +115,11 @@ bool makeDirectories(const std::string &path) {
 
 } // namespace
 
+std::string environmentKey() {
+  const char *barriers = std::getenv("FIBERCL_BARRIERS");
+  return std::string("FIBERCL_BARRIERS=") + (barriers ? barriers : "");
+}
+
 std::string cacheKey(const std::string &source, const std::string &options) {
   static const uint64_t builtinsHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
       builtins::archive(), builtins::archiveSize()));
@@ -127,6 +132,7 @@ std::string cacheKey(const std::string &source, const std::string &options) {
   add(compilerIdentity());
   add(std::to_string(builtinsHash));
   add(hostTargetKey());
+  add(environmentKey());
   add(options);
   add(source);
   return llvm::toHex(sha.final(), /*LowerCase=*/true);

@@ -14,6 +14,9 @@
 
 namespace fibercl::compiler {
 
+// Environment variables that change what the compiler produces (FIBERCL_BARRIERS), as
+// part of every cache key.
+std::string environmentKey();
 std::string cacheKey(const std::string &source, const std::string &options);
 
 // A binary (any kind; the caller checks it is the one it wants) and the build log

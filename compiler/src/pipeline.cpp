@@ -19,9 +19,10 @@
 //     __local and private memory plain (YieldPointsPass has told them from global
 //     ones, and left them without yield points). LocalMemoryPass replaces __local
 //     variables by offsets (after inlining, their uses are all in bodies).
-//  5. WorkGroupFunctionPass builds the entry points; a second AlwaysInliner inlines
-//     the bodies into them, which is what exposes the work-item loop to the
-//     vectoriser.
+//  5. WorkGroupFunctionPass builds the entry points (a work-item loop, barrier regions
+//     or the fiber runner); a second AlwaysInliner inlines the bodies into them, which
+//     is what exposes the work-item loops to the vectoriser. AddressSpaceAliasPass
+//     tells it that __global and __local memory never overlap.
 //  6. Calls lose the `convergent` attribute (but the host barrier), everything but the
 //     entry points is internalised, host CPU attributes are set,
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
@@ -196,6 +197,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(GroupAtomicsPass());
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
+    mpm.addPass(AddressSpaceAliasPass());
   });
   buildPhaseDone("fibercl-passes");
 
@@ -206,6 +208,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
       return false;
     }
     k.usesBarriers = body->hasFnAttribute(kBarriersAttr);
+    k.barrierRegions = body->hasFnAttribute(kRegionsAttr);
     k.usesPrintf = body->hasFnAttribute(kPrintfAttr);
     k.yields = body->hasFnAttribute(kYieldsAttr);
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);

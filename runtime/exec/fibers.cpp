@@ -15,18 +15,10 @@ namespace bctx = boost::context::detail;
 namespace fibercl::exec {
 namespace {
 
-void localId(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) {
-  x = idx % g.lx;
-  uint32_t rest = idx / g.lx;
-  y = rest % g.ly;
-  z = rest / g.ly;
-}
-
 [[noreturn, gnu::cold, gnu::noinline]] void diverge(GroupState &g, const char *what,
                                                     int64_t site) noexcept {
   uint32_t x, y, z;
-  localId(g, g.cur, x, y, z);
-  const fcl_group_ctx *c = g.ctx;
+  localIdOf(g, g.cur, x, y, z);
   char detail[256];
   if (g.roundSite == GroupState::kSequential)
     std::snprintf(detail, sizeof detail,
@@ -48,23 +40,7 @@ void localId(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32
                   "work-item (%u,%u,%u) waits at barrier #%" PRId64
                   " but work-item (0,0,0) waits at barrier #%" PRId64,
                   x, y, z, site, g.roundSite);
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s': barrier divergence in work-group "
-               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): %s\n",
-               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2],
-               detail);
-  // Where the barriers are in the source, when the compiler knows.
-  const auto *describe = g.runner->describeSite;
-  if (describe && *describe) {
-    if (site > 0)
-      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", site,
-                   (*describe)(uint32_t(site)).c_str());
-    if (g.roundSite > 0 && g.roundSite != site)
-      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", g.roundSite,
-                   (*describe)(uint32_t(g.roundSite)).c_str());
-  }
-  std::fflush(stderr);
-  abortGroup(*g.runner);
+  barrierDivergence(g, detail, site, g.roundSite);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
@@ -152,7 +128,7 @@ void fiberMain(bctx::transfer_t t) noexcept {
   GroupState &g = *static_cast<GroupState *>(t.data);
   *g.saveSlot = t.fctx; // started by jump_fcontext, not through onResume
   uint32_t x, y, z;
-  localId(g, g.cur, x, y, z);
+  localIdOf(g, g.cur, x, y, z);
   g.item(g.args, g.ctx, x, y, z);
   itemFinished(g);
 }
@@ -179,10 +155,41 @@ void releaseStacks(GroupState &g) noexcept {
 
 } // namespace
 
+void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y,
+               uint32_t &z) noexcept {
+  x = idx % g.lx;
+  uint32_t rest = idx / g.lx;
+  y = rest % g.ly;
+  z = rest / g.ly;
+}
+
+void barrierDivergence(GroupState &g, const char *detail, int64_t site,
+                       int64_t otherSite) noexcept {
+  const fcl_group_ctx *c = g.ctx;
+  std::fprintf(stderr,
+               "FiberCL: kernel '%s': barrier divergence in work-group "
+               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): %s\n",
+               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2],
+               detail);
+  // Where the barriers are in the source, when the compiler knows.
+  const auto *describe = g.runner->describeSite;
+  if (describe && *describe) {
+    if (site > 0)
+      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", site,
+                   (*describe)(uint32_t(site)).c_str());
+    if (otherSite > 0 && otherSite != site)
+      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", otherSite,
+                   (*describe)(uint32_t(otherSite)).c_str());
+  }
+  std::fflush(stderr);
+  abortGroup(*g.runner);
+}
+
 void resetGroup(GroupState &g) noexcept {
   if (g.fiberMode)
     releaseStacks(g);
   g.fiberMode = false;
+  g.regions = false;
   g.roundSite = GroupState::kSequential;
 }
 

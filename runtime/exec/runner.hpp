@@ -6,6 +6,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include <boost/context/detail/fcontext.hpp>
@@ -53,7 +55,23 @@ struct GroupState {
   std::vector<ItemSlot> items;
   // The suspendable group this state belongs to (yielding launches), else null.
   YieldGroup *yieldGroup = nullptr;
+  // Barriers compiled as regions (regions.cpp): set while the group runs them, with
+  // the frames holding its work-items' values across barriers (kept for reuse).
+  bool regions = false;
+  std::unique_ptr<char[], void (*)(char *)> frames{nullptr, [](char *p) { std::free(p); }};
+  uint64_t framesCap = 0;
+
+  // Its work-items take turns at barriers (fibers or regions).
+  bool inBarrierRounds() const { return fiberMode || regions; }
 };
+
+// A barrier divergence in group `g`: prints the report (`detail` says which work-items
+// disagree; sites > 0 are described) and abandons the group.
+[[noreturn]] void barrierDivergence(GroupState &g, const char *detail, int64_t site,
+                                    int64_t otherSite) noexcept;
+
+// The linear local id `idx` of g's group as (x, y, z).
+void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept;
 
 // A sigaltstack owned by a runner, installed on the thread while it runs groups so
 // that a stack overflow in a kernel can still be reported.

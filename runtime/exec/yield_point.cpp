@@ -106,10 +106,10 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     info.yieldsSince.fetch_add(1, std::memory_order_acq_rel);
   }
   info.site.store(rawSite, std::memory_order_relaxed);
-  info.atBarrier.store(g.fiberMode ? 1 : 0, std::memory_order_relaxed);
-  // Work-items on fibers: a barrier round takes every work-item through its yield
-  // points (a few each: the barrier's, its own atomics).
-  info.decisionsPerRound.store(g.fiberMode ? 4 * g.n : 1, std::memory_order_relaxed);
+  info.atBarrier.store(g.inBarrierRounds() ? 1 : 0, std::memory_order_relaxed);
+  // Work-items taking turns at barriers: a barrier round takes every work-item
+  // through its yield points (a few each: the barrier's, its own atomics).
+  info.decisionsPerRound.store(g.inBarrierRounds() ? 4 * g.n : 1, std::memory_order_relaxed);
   info.phase.store(uint8_t(progressed ? GroupPhase::Running : GroupPhase::Spinning),
                    std::memory_order_release);
 

@@ -11,6 +11,8 @@
 #include <string>
 #include <unistd.h>
 
+#include <functional>
+
 #include "cl_test.hpp"
 
 namespace {
@@ -203,12 +205,18 @@ TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
   }
 }
 
-TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
-  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
+// The work-group function of a kernel with a barrier: barrier regions (a loop per
+// region, frames from the runtime) by default, the fiber runner under
+// FIBERCL_BARRIERS=fibers.
+std::string barrierEntryIr(const std::string& barriersEnv, BuildResult& r,
+                           const std::function<BuildResult(const std::string&)>& build) {
+  if (barriersEnv.empty())
+    unsetenv("FIBERCL_BARRIERS");
+  else
+    setenv("FIBERCL_BARRIERS", barriersEnv.c_str(), 1);
   setenv("FIBERCL_DEBUG", "ir", 1);
   testing::internal::CaptureStderr();
-  BuildResult r = tryBuild("// " + std::to_string(getpid()) + std::to_string(std::rand()) +
-                           R"CLC(
+  r = build("// " + std::to_string(getpid()) + std::to_string(std::rand()) + R"CLC(
     __kernel void shift(__global int* data, __local int* tmp) {
       size_t l = get_local_id(0);
       tmp[l] = data[get_global_id(0)];
@@ -217,11 +225,28 @@ TEST_F(Compiler, KernelWithBarrierGoesThroughTheFiberRunner) {
     })CLC");
   std::string ir = testing::internal::GetCapturedStderr();
   unsetenv("FIBERCL_DEBUG");
-  ASSERT_CL(r.err) << r.log;
+  unsetenv("FIBERCL_BARRIERS");
   size_t begin = ir.find("define void @__fibercl_wg_shift(");
-  ASSERT_NE(begin, std::string::npos) << ir;
-  std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
-  EXPECT_NE(fn.find("__fibercl_host_run_items"), std::string::npos) << fn;
+  if (begin == std::string::npos) return "<no work-group function>\n" + ir;
+  return ir.substr(begin, ir.find("\n}\n", begin) - begin);
+}
+
+TEST_F(Compiler, KernelWithBarrierRunsAsRegionsOrOnFibers) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir and FIBERCL_BARRIERS are FiberCL's");
+  auto build = [&](const std::string& src) { return tryBuild(src); };
+  BuildResult r;
+  std::string regions = barrierEntryIr("", r, build);
+  ASSERT_CL(r.err) << r.log;
+  EXPECT_NE(regions.find("__fibercl_host_regions_begin"), std::string::npos) << regions;
+  EXPECT_EQ(regions.find("__fibercl_host_run_items"), std::string::npos) << regions;
+  EXPECT_EQ(regions.find("__fibercl_host_barrier"), std::string::npos) << regions;
+  // One region ends at the barrier: both loops are vectorised.
+  EXPECT_NE(regions.find(" x i32>"), std::string::npos) << regions;
+
+  std::string fibers = barrierEntryIr("fibers", r, build);
+  ASSERT_CL(r.err) << r.log;
+  EXPECT_NE(fibers.find("__fibercl_host_run_items"), std::string::npos) << fibers;
+  EXPECT_EQ(fibers.find("__fibercl_host_regions_begin"), std::string::npos) << fibers;
 }
 
 // The yield calls of a kernel's final IR: "w" for a waiting site (FIBERCL_SITE_WAITING,

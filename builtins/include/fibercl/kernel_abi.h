@@ -100,6 +100,18 @@ typedef struct fcl_coop_view {
 #define FIBERCL_HOST_PRINTF "__fibercl_host_printf"
 #define FIBERCL_HOST_RUN_ITEMS "__fibercl_host_run_items"
 #define FIBERCL_HOST_BARRIER "__fibercl_host_barrier"
+/* Kernels whose barriers are compiled as regions (the compiler's barrier_regions.hpp):
+ * FIBERCL_HOST_REGIONS_BEGIN(ctx, n, bytes) -> void *: the group's frames (`bytes`,
+ *   64-aligned, for its n work-items' values live across barriers), or a report and
+ *   the group abandoned if they cannot be allocated.
+ * FIBERCL_HOST_ROUND_END(ctx, sites, n, region) -> fcl_u32: after every work-item ran
+ *   region `region` (0: the kernel's start) and stored in sites[i] the barrier it
+ *   stopped at (0: it finished): that site if all agree, else a barrier divergence
+ *   report and the group abandoned.
+ * FIBERCL_HOST_REGIONS_END(ctx): the group's work-items have all finished. */
+#define FIBERCL_HOST_REGIONS_BEGIN "__fibercl_host_regions_begin"
+#define FIBERCL_HOST_ROUND_END "__fibercl_host_round_end"
+#define FIBERCL_HOST_REGIONS_END "__fibercl_host_regions_end"
 /* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime
  * may suspend the work-group here and run another (site: see KernelInfo::sites). */
 #define FIBERCL_HOST_YIELD "__fibercl_host_yield"

@@ -47,6 +47,7 @@ inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // by
 inline constexpr const char *kYieldsAttr = "fibercl-yields";       // has yield points
 inline constexpr const char *kMayBlockAttr = "fibercl-may-block";  // has a loop that may spin
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
+inline constexpr const char *kRegionsAttr = "fibercl-regions"; // barriers as N regions
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`
@@ -144,6 +145,12 @@ struct GroupAtomicsPass : llvm::PassInfoMixin<GroupAtomicsPass> {
 // Turns kernel-scope __local variables into offsets in the work-group's local block
 // (ctx->local_mem), per kernel body, recording the block's static size.
 struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Marks accesses to __global/__constant and to __local memory as never aliasing each
+// other (scoped no-alias metadata), so loops that move data between them vectorise.
+struct AddressSpaceAliasPass : llvm::PassInfoMixin<AddressSpaceAliasPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

@@ -6,7 +6,8 @@
 // The body is inlined, so x is an induction variable of a plain loop and LLVM's loop
 // vectoriser runs across work-items. No fiber, no stack.
 //
-// Kernel K with barriers:
+// Kernel K with barriers: a loop over its barrier regions (region_driver.cpp), or,
+// when the body cannot be split (barrier_regions.hpp says when),
 //   __fibercl_wg_K(args, ctx) { __fibercl_host_run_items(ctx, K.fibercl.item, args) }
 // and the runtime runs K.fibercl.item for each work-item, switching fibers at barriers.
 #include "passes.hpp"
@@ -15,103 +16,32 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
-#include <cstddef>
+#include <llvm/Support/raw_ostream.h>
 
+#include <optional>
+
+#include "barrier_regions.hpp"
+#include "debug.hpp"
 #include "fibercl/kernel_abi.h"
+#include "work_item_loop.hpp"
 
 namespace fibercl::compiler {
 namespace {
 
-
-llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset,
-                          const char *name) {
-  llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offset);
-  return b.CreateLoad(b.getInt64Ty(), p, name);
-}
-
-// Loads the kernel's arguments from the `args` array (layout in kernel_abi.h).
-std::vector<llvm::Value *> loadArguments(llvm::IRBuilder<> &b, llvm::Function &body,
-                                         llvm::Value *args, llvm::Value *ctx) {
-  llvm::LLVMContext &c = b.getContext();
-  llvm::Type *ptr = llvm::PointerType::get(c, 0);
-  std::vector<llvm::Value *> values;
-  llvm::Value *localBase = nullptr;
-  for (unsigned i = 0, n = body.arg_size() - 4; i < n; ++i) {
-    llvm::Argument &param = *body.getArg(i);
-    llvm::Value *slot = b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, args, i));
-    llvm::Type *type = param.getType();
-    llvm::Value *v;
-    if (type->isPointerTy() && type->getPointerAddressSpace() == kLocalAddressSpace) {
-      if (!localBase)
-        localBase = b.CreateIntToPtr(
-            loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_mem), "local_mem"),
-            llvm::PointerType::get(c, kLocalAddressSpace));
-      llvm::Value *offset = b.CreateLoad(b.getInt64Ty(), slot);
-      v = b.CreateGEP(b.getInt8Ty(), localBase, offset);
-    } else if (body.getAttributes().hasParamAttr(i, kByValAttr)) {
-      v = slot; // the body's call to the kernel copies it per work-item
-    } else {
-      auto *load = b.CreateLoad(type, slot);
-      load->setAlignment(llvm::Align(1));
-      v = load;
-    }
-    v->setName(param.getName());
-    values.push_back(v);
-  }
-  return values;
-}
-
 void buildLoopNest(llvm::Function &wg, llvm::Function &body, llvm::DILocation *loc) {
-  llvm::LLVMContext &c = wg.getContext();
   llvm::Value *args = wg.getArg(0), *ctx = wg.getArg(1);
-  auto *entry = llvm::BasicBlock::Create(c, "entry", &wg);
-  llvm::IRBuilder<> b(entry);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(wg.getContext(), "entry", &wg));
   b.SetCurrentDebugLocation(loc);
   std::vector<llvm::Value *> values = loadArguments(b, body, args, ctx);
   llvm::Value *size[3];
-  for (int d = 0; d < 3; ++d)
-    size[d] = b.CreateTrunc(
-        loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_size) + 8 * d, "local_size"),
-        b.getInt32Ty());
-
-  // Do-while loops: every dimension of a work-group has at least one work-item.
-  auto *zLoop = llvm::BasicBlock::Create(c, "z.loop", &wg);
-  auto *yLoop = llvm::BasicBlock::Create(c, "y.loop", &wg);
-  auto *xLoop = llvm::BasicBlock::Create(c, "x.loop", &wg);
-  auto *yLatch = llvm::BasicBlock::Create(c, "y.latch", &wg);
-  auto *zLatch = llvm::BasicBlock::Create(c, "z.latch", &wg);
-  auto *exit = llvm::BasicBlock::Create(c, "exit", &wg);
-  b.CreateBr(zLoop);
-
-  b.SetInsertPoint(zLoop);
-  llvm::PHINode *z = b.CreatePHI(b.getInt32Ty(), 2, "z");
-  b.CreateBr(yLoop);
-  b.SetInsertPoint(yLoop);
-  llvm::PHINode *y = b.CreatePHI(b.getInt32Ty(), 2, "y");
-  b.CreateBr(xLoop);
-  b.SetInsertPoint(xLoop);
-  llvm::PHINode *x = b.CreatePHI(b.getInt32Ty(), 2, "x");
-  std::vector<llvm::Value *> callArgs = values;
-  callArgs.insert(callArgs.end(), {ctx, x, y, z});
-  b.CreateCall(&body, callArgs);
-  llvm::Value *xNext = b.CreateNUWAdd(x, b.getInt32(1), "x.next");
-  b.CreateCondBr(b.CreateICmpULT(xNext, size[0]), xLoop, yLatch);
-
-  b.SetInsertPoint(yLatch);
-  llvm::Value *yNext = b.CreateNUWAdd(y, b.getInt32(1), "y.next");
-  b.CreateCondBr(b.CreateICmpULT(yNext, size[1]), yLoop, zLatch);
-  b.SetInsertPoint(zLatch);
-  llvm::Value *zNext = b.CreateNUWAdd(z, b.getInt32(1), "z.next");
-  b.CreateCondBr(b.CreateICmpULT(zNext, size[2]), zLoop, exit);
-  b.SetInsertPoint(exit);
+  loadLocalSize(b, ctx, size);
+  emitWorkItemLoop(b, size, [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
+                                llvm::Value *z, llvm::Value *) {
+    std::vector<llvm::Value *> callArgs = values;
+    callArgs.insert(callArgs.end(), {ctx, x, y, z});
+    b.CreateCall(&body, callArgs);
+  });
   b.CreateRetVoid();
-
-  z->addIncoming(b.getInt32(0), entry);
-  z->addIncoming(zNext, zLatch);
-  y->addIncoming(b.getInt32(0), zLoop);
-  y->addIncoming(yNext, yLatch);
-  x->addIncoming(b.getInt32(0), yLoop);
-  x->addIncoming(xNext, xLoop);
 }
 
 void buildItemRunner(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
@@ -145,6 +75,32 @@ void buildItemRunner(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
   b.CreateRetVoid();
 }
 
+// Regions when the body can be split at its barriers, else fibers; FIBERCL_DEBUG=barriers
+// says which and why.
+void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
+                       llvm::StringRef kernelName, llvm::DILocation *loc) {
+  std::string why = fibersRequiredFor(body);
+  std::optional<RegionPlan> plan;
+  if (why.empty())
+    plan = planBarrierRegions(body, why);
+  if (plan) {
+    buildRegionDriver(m, wg, body, *plan, body.hasFnAttribute(kYieldsAttr), loc);
+    body.addFnAttr(kRegionsAttr, std::to_string(plan->regions.size()));
+  } else {
+    buildItemRunner(m, wg, body, kernelName, loc);
+  }
+  if (!debugChannel("barriers"))
+    return;
+  if (plan)
+    llvm::errs() << "FiberCL: kernel '" << kernelName << "': barriers as " << plan->regions.size()
+                 << " regions (" << plan->spilledValues << " values stored, "
+                 << plan->rematerialisedValues << " recomputed, " << plan->movedArrays
+                 << " private arrays moved; " << plan->bytesPerItem()
+                 << " bytes per work-item)\n";
+  else
+    llvm::errs() << "FiberCL: kernel '" << kernelName << "': barriers on fibers: " << why << "\n";
+}
+
 } // namespace
 
 llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
@@ -167,7 +123,7 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
     wg->addParamAttr(1, llvm::Attribute::NoAlias);
     llvm::DILocation *loc = giveSubprogram(*wg, body->getSubprogram());
     if (body->hasFnAttribute(kBarriersAttr))
-      buildItemRunner(m, *wg, *body, name, loc);
+      buildBarrierEntry(m, *wg, *body, name, loc);
     else
       buildLoopNest(*wg, *body, loc);
     body->addFnAttr(llvm::Attribute::AlwaysInline);

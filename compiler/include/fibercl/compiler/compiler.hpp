@@ -63,7 +63,10 @@ struct KernelInfo {
   uint64_t reqdWorkGroupSize[3] = {0, 0, 0}; // all 0 when not given
   uint64_t staticLocalSize = 0;      // bytes of kernel-scope __local variables
   uint64_t privateMemSize = 0;       // bytes of stack per work-item (estimate)
-  bool usesBarriers = false;         // runs work-items on fibers
+  bool usesBarriers = false;         // calls barrier()
+  // Its barriers are compiled as regions (work-item loops between barriers); false:
+  // its work-items run on fibers (FIBERCL_DEBUG=barriers says why).
+  bool barrierRegions = false;
   bool usesPrintf = false;
   bool yields = false;   // has yield points (atomics or volatile accesses on global memory)
   // Has a loop that may wait for another work-group: its groups run as suspendable

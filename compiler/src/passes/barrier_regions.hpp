@@ -1,0 +1,57 @@
+// Compile-time barrier regions: a kernel body with barriers split at its barriers into
+// steps that each run one work-item from a region's start to its next barrier
+// (barrier_regions.cpp), and the work-group function that runs every work-item through
+// each region in turn (region_driver.cpp). Fibers (work_group_function.cpp) remain the
+// fallback for what cannot be split.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DILocation;
+class Function;
+class Module;
+} // namespace llvm
+
+namespace fibercl::compiler {
+
+// A body split into regions. Region 0 starts at the kernel's start; region `s` right
+// after the barrier whose site is `s`. A region's step function runs one work-item:
+//   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i32 index, i32 n)
+// until it reaches a barrier (returns the barrier's site) or the end (returns 0).
+// Per group, the runtime provides `frames`: n * bytesPerItem() bytes, 64-aligned:
+//   [n * privateBytes: private arrays live across barriers, one block per work-item]
+//   [n * slotBytes: values live across barriers, one array per value, indexed by item]
+//   [n * 4: each work-item's returned site, if some region can return more than one]
+struct RegionPlan {
+  struct Region {
+    uint32_t id = 0;
+    llvm::Function *step = nullptr;
+    std::vector<uint32_t> exits; // the sites it can return (0: the end), sorted
+  };
+  std::vector<Region> regions; // regions[0] is the kernel's start
+  uint64_t privateBytes = 0;   // multiple of 64
+  uint64_t slotBytes = 0;      // multiple of 64
+  unsigned spilledValues = 0, rematerialisedValues = 0, movedArrays = 0;
+  bool needsExitArray() const;
+  uint64_t bytesPerItem() const { return privateBytes + slotBytes + (needsExitArray() ? 4 : 0); }
+};
+
+// Splits `body` (a kernel body with barriers, unchanged) into regions, or returns
+// nothing and says in `why` why the kernel stays on fibers.
+std::optional<RegionPlan> planBarrierRegions(llvm::Function &body, std::string &why);
+
+// Fills `wg` (the work-group function) with the loop over regions of `plan`.
+// `countRounds`: the kernel yields, so completed barrier rounds count as progress.
+void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
+                       const RegionPlan &plan, bool countRounds, llvm::DILocation *loc);
+
+// Why barriers of this body must run on fibers before trying regions ("" if none):
+// FIBERCL_BARRIERS=fibers, or a cooperative kernel (its fork points resume inside
+// work-items).
+std::string fibersRequiredFor(const llvm::Function &body);
+
+} // namespace fibercl::compiler

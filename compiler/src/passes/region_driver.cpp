@@ -1,0 +1,135 @@
+// buildRegionDriver (barrier_regions.hpp): the work-group function of a kernel whose
+// barriers are compiled as regions.
+//
+//   __fibercl_wg_K(args, ctx) {
+//     load K's arguments once; frames = FIBERCL_HOST_REGIONS_BEGIN(ctx, n, bytes)
+//     region = 0
+//     loop: for each work-item (z, y, x): site[item] = K.fibercl.region.<region>(...)
+//           next = the site every work-item returned (FIBERCL_HOST_ROUND_END checks
+//                  them; a region with one possible exit needs no check)
+//           if next == 0: done; count a barrier round; region = next
+//     FIBERCL_HOST_REGIONS_END(ctx)
+//   }
+// Each region's loop is a plain work-item loop with the region inlined: the
+// vectoriser sees it as it sees a barrier-free kernel.
+#include "barrier_regions.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include <cstddef>
+
+#include "fibercl/kernel_abi.h"
+#include "passes.hpp"
+#include "work_item_loop.hpp"
+
+namespace fibercl::compiler {
+
+void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
+                       const RegionPlan &plan, bool countRounds, llvm::DILocation *loc) {
+  llvm::LLVMContext &c = m.getContext();
+  llvm::Type *ptr = llvm::PointerType::get(c, 0);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(c);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(c);
+  llvm::Type *voidTy = llvm::Type::getVoidTy(c);
+  llvm::FunctionCallee begin = m.getOrInsertFunction(
+      FIBERCL_HOST_REGIONS_BEGIN, llvm::FunctionType::get(ptr, {ptr, i32, i64}, false));
+  llvm::FunctionCallee roundEnd = m.getOrInsertFunction(
+      FIBERCL_HOST_ROUND_END, llvm::FunctionType::get(i32, {ptr, ptr, i32, i32}, false));
+  llvm::FunctionCallee end = m.getOrInsertFunction(
+      FIBERCL_HOST_REGIONS_END, llvm::FunctionType::get(voidTy, {ptr}, false));
+  if (auto *f = llvm::dyn_cast<llvm::Function>(begin.getCallee()))
+    f->addRetAttr(llvm::Attribute::NoAlias);
+
+  llvm::Value *args = wg.getArg(0), *ctx = wg.getArg(1);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", &wg));
+  b.SetCurrentDebugLocation(loc);
+  std::vector<llvm::Value *> values = loadArguments(b, body, args, ctx);
+  llvm::Value *size[3];
+  loadLocalSize(b, ctx, size);
+  llvm::Value *n = b.CreateNUWMul(b.CreateNUWMul(size[0], size[1]), size[2], "n");
+  llvm::Value *n64 = b.CreateZExt(n, i64);
+  llvm::Value *frames =
+      b.CreateCall(begin, {ctx, n, b.CreateNUWMul(n64, b.getInt64(plan.bytesPerItem()))},
+                   "frames");
+  llvm::Value *sites = b.CreateGEP(
+      b.getInt8Ty(), frames, b.CreateNUWMul(n64, b.getInt64(plan.privateBytes + plan.slotBytes)),
+      "sites");
+
+  auto *dispatch = llvm::BasicBlock::Create(c, "dispatch", &wg);
+  auto *finished = llvm::BasicBlock::Create(c, "finished", &wg);
+  std::vector<llvm::BasicBlock *> starts;
+  for (size_t k = 0; k < plan.regions.size(); ++k)
+    starts.push_back(llvm::BasicBlock::Create(c, "region." + llvm::Twine(plan.regions[k].id), &wg));
+  b.CreateBr(starts[0]);
+
+  b.SetInsertPoint(dispatch);
+  llvm::PHINode *next = b.CreatePHI(i32, unsigned(plan.regions.size()), "next");
+  for (size_t k = 0; k < plan.regions.size(); ++k) {
+    const RegionPlan::Region &region = plan.regions[k];
+    b.SetInsertPoint(starts[k]);
+    bool check = region.exits.size() > 1;
+    // Where every work-item stopped: OR and AND of the sites agree only if all are
+    // equal (vectorisable reductions); the runtime then only looks at the stored sites
+    // to report a divergence.
+    std::vector<llvm::Value *> seen = emitWorkItemLoop(
+        b, size, {b.getInt32(0), b.getInt32(~0u)},
+        [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
+            llvm::Value *index, std::vector<llvm::Value *> &acc) {
+          std::vector<llvm::Value *> callArgs = values;
+          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n});
+          llvm::Value *site = b.CreateCall(region.step, callArgs);
+          if (!check)
+            return;
+          b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4));
+          acc[0] = b.CreateOr(acc[0], site);
+          acc[1] = b.CreateAnd(acc[1], site);
+        });
+    llvm::Value *site = b.getInt32(region.exits.empty() ? 0 : region.exits[0]);
+    if (check) {
+      llvm::BasicBlock *agreed = b.GetInsertBlock();
+      auto *disagree = llvm::BasicBlock::Create(c, "disagree", &wg);
+      auto *joined = llvm::BasicBlock::Create(c, "agreed", &wg);
+      b.CreateCondBr(b.CreateICmpEQ(seen[0], seen[1]), joined, disagree);
+      b.SetInsertPoint(disagree);
+      llvm::Value *reported = b.CreateCall(roundEnd, {ctx, sites, n, b.getInt32(region.id)});
+      b.CreateBr(joined);
+      b.SetInsertPoint(joined);
+      llvm::PHINode *phi = b.CreatePHI(i32, 2, "site");
+      phi->addIncoming(seen[0], agreed);
+      phi->addIncoming(reported, disagree);
+      site = phi;
+    }
+    next->addIncoming(site, b.GetInsertBlock());
+    b.CreateBr(dispatch);
+  }
+
+  b.SetInsertPoint(dispatch);
+  llvm::BasicBlock *toSwitch = dispatch;
+  if (countRounds) {
+    // A completed barrier round is weak progress for the deadlock detector
+    // (fcl_yield_state::rounds, as the fibers' barrier counts it).
+    auto *count = llvm::BasicBlock::Create(c, "count.round", &wg);
+    toSwitch = llvm::BasicBlock::Create(c, "switch", &wg);
+    llvm::Value *state = b.CreateIntToPtr(
+        loadCtxField(b, ctx, offsetof(fcl_group_ctx, yield_state), "yield_state"), ptr);
+    b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(next, b.getInt32(0)), b.CreateIsNotNull(state)),
+                   count, toSwitch);
+    b.SetInsertPoint(count);
+    llvm::Value *rounds = b.CreateConstGEP1_64(b.getInt8Ty(), state,
+                                               offsetof(fcl_yield_state, rounds));
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, rounds), b.getInt64(1)), rounds);
+    b.CreateBr(toSwitch);
+    b.SetInsertPoint(toSwitch);
+  }
+  llvm::SwitchInst *sw = b.CreateSwitch(next, finished, unsigned(plan.regions.size()));
+  for (size_t k = 1; k < plan.regions.size(); ++k)
+    sw->addCase(b.getInt32(plan.regions[k].id), starts[k]);
+
+  b.SetInsertPoint(finished);
+  b.CreateCall(end, {ctx});
+  b.CreateRetVoid();
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,87 @@
+// Host functions of kernels whose barriers are compiled as regions (kernel_abi.h:
+// FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_REGIONS_END). The
+// work-group function runs the regions itself; the runtime provides the frames that
+// hold values across barriers and reports barrier divergence the way the fibers do.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+
+#include "runtime/exec/runner.hpp"
+
+using fibercl::exec::GroupState;
+
+namespace {
+
+[[noreturn, gnu::cold, gnu::noinline]] void outOfFrames(GroupState &g,
+                                                       uint64_t bytes) noexcept {
+  const fcl_group_ctx *c = g.ctx;
+  std::fprintf(stderr,
+               "FiberCL: kernel '%s': cannot allocate %" PRIu64
+               " bytes for the work-items' values across barriers in work-group "
+               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
+               g.runner->kernelName, bytes, c->group_id[0], c->group_id[1], c->group_id[2]);
+  std::fflush(stderr);
+  fibercl::exec::abortGroup(*g.runner);
+}
+
+} // namespace
+
+extern "C" void *__fibercl_host_regions_begin(fcl_group_ctx *ctx, fcl_u32 n,
+                                              fcl_u64 bytes) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  g.ctx = ctx;
+  g.lx = uint32_t(ctx->local_size[0]);
+  g.ly = uint32_t(ctx->local_size[1]);
+  g.lz = uint32_t(ctx->local_size[2]);
+  g.n = n;
+  g.regions = true;
+  if (bytes > g.framesCap) {
+    uint64_t cap = (bytes + 4095) & ~uint64_t(4095);
+    void *p = nullptr;
+    if (posix_memalign(&p, 64, cap) != 0)
+      outOfFrames(g, bytes);
+    g.frames.reset(static_cast<char *>(p));
+    g.framesCap = cap;
+  }
+  return g.frames.get();
+}
+
+extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *sites,
+                                            fcl_u32 n, fcl_u32 region) noexcept {
+  fcl_u32 first = sites[0];
+  uint32_t i = 1;
+  while (i < n && sites[i] == first)
+    ++i;
+  if (i == n)
+    return first;
+  // The same words as the fibers' report for the same disagreement.
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  uint32_t x, y, z;
+  fibercl::exec::localIdOf(g, i, x, y, z);
+  fcl_u32 other = sites[i];
+  char detail[256];
+  if (first == 0 && region == 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) reached barrier #%u but earlier work-items "
+                  "finished without reaching it",
+                  x, y, z, other);
+  else if (first == 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) waits at barrier #%u but work-item (0,0,0) finished",
+                  x, y, z, other);
+  else if (other == 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at barrier #%u",
+                  x, y, z, first);
+  else
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) waits at barrier #%u but work-item (0,0,0) waits "
+                  "at barrier #%u",
+                  x, y, z, other, first);
+  fibercl::exec::barrierDivergence(g, detail, other ? int64_t(other) : -1,
+                                   first ? int64_t(first) : -1);
+}
+
+extern "C" void __fibercl_host_regions_end(fcl_group_ctx *ctx) noexcept {
+  reinterpret_cast<GroupState *>(ctx->runtime)->regions = false;
+}
