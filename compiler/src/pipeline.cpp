@@ -32,6 +32,9 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -131,6 +134,25 @@ llvm::FunctionPassManager cleanupForAnalysis() {
   return fpm;
 }
 
+// FIBERCL_DEBUG=vectorize: why the loop vectoriser did or did not vectorise each loop
+// (LLVM's optimisation remarks of loop-vectorize, printed to stderr).
+struct VectorizeRemarks : llvm::DiagnosticHandler {
+  bool isAnyRemarkEnabled() const override { return true; }
+  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
+  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
+  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    auto *remark = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&info);
+    if (!remark || remark->getPassName() != "loop-vectorize")
+      return false;
+    llvm::errs() << "FiberCL: " << remark->getFunction().getName() << ": ";
+    if (remark->isLocationAvailable())
+      llvm::errs() << remark->getLocationStr() << ": ";
+    llvm::errs() << remark->getMsg() << "\n";
+    return true;
+  }
+};
+
 enum class Then { Nothing, O0, O3 };
 
 void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
@@ -154,6 +176,8 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (optimise && debugChannel("vectorize"))
+    m.getContext().setDiagnosticHandler(std::make_unique<VectorizeRemarks>());
   llvm::ModulePassManager mpm;
   add(mpm);
   if (then == Then::O3)

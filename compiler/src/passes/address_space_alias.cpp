@@ -5,6 +5,8 @@
 // not vectorised. Scoped no-alias metadata states the fact: every access to global
 // memory is in the "global" scope and does not alias the "local" scope, and the
 // reverse. Generic (addrspace 4) and private accesses get none: they may be either.
+// The slots barrier regions keep values in (kFrameSlotMetadata) are a third scope:
+// the group's frames are the runtime's, never a buffer or local memory.
 #include "passes.hpp"
 
 #include <llvm/IR/Instructions.h>
@@ -43,16 +45,26 @@ llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m,
   llvm::LLVMContext &c = m.getContext();
   llvm::MDBuilder md(c);
   llvm::MDNode *domain = md.createAnonymousAliasScopeDomain("fibercl.address-spaces");
-  llvm::MDNode *global = llvm::MDNode::get(c, {md.createAnonymousAliasScope(domain, "global")});
-  llvm::MDNode *local = llvm::MDNode::get(c, {md.createAnonymousAliasScope(domain, "local")});
+  llvm::MDNode *localScope = md.createAnonymousAliasScope(domain, "local");
+  llvm::MDNode *globalScope = md.createAnonymousAliasScope(domain, "global");
+  llvm::MDNode *frameScope = md.createAnonymousAliasScope(domain, "frames");
+  llvm::MDNode *local = llvm::MDNode::get(c, {localScope});
+  llvm::MDNode *global = llvm::MDNode::get(c, {globalScope});
+  llvm::MDNode *frames = llvm::MDNode::get(c, {frameScope});
+  llvm::MDNode *notLocal = llvm::MDNode::get(c, {globalScope, frameScope});
+  llvm::MDNode *notGlobal = llvm::MDNode::get(c, {localScope, frameScope});
+  llvm::MDNode *notFrames = llvm::MDNode::get(c, {localScope, globalScope});
+  unsigned frameKind = c.getMDKindID(kFrameSlotMetadata);
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb) {
         unsigned as = accessedAddressSpace(i);
         if (as == kGlobalAddressSpace || as == kConstantAddressSpace)
-          addScopes(i, global, local);
+          addScopes(i, global, notGlobal);
         else if (as == kLocalAddressSpace)
-          addScopes(i, local, global);
+          addScopes(i, local, notLocal);
+        else if (i.getMetadata(frameKind))
+          addScopes(i, frames, notFrames);
       }
   return llvm::PreservedAnalyses::none();
 }

@@ -78,6 +78,12 @@ struct BarrierPoint {
   std::vector<llvm::Instruction *> live; // values live across it
 };
 
+// Tags an access to a slot for AddressSpaceAliasPass.
+llvm::Instruction *markFrameSlot(llvm::Instruction *i) {
+  i->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(i->getContext(), {}));
+  return i;
+}
+
 bool isHostBarrier(const llvm::Instruction &i) {
   auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
   return call && call->getCalledFunction() &&
@@ -131,7 +137,8 @@ void Splitter::createStep() {
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
   std::vector<llvm::Type *> params(body_.getFunctionType()->param_begin(),
                                    body_.getFunctionType()->param_end());
-  params.insert(params.end(), {llvm::PointerType::get(c, 0), i32, i32, i32});
+  llvm::Type *i64 = llvm::Type::getInt64Ty(c);
+  params.insert(params.end(), {llvm::PointerType::get(c, 0), i64, i64, i32});
   auto *type = llvm::FunctionType::get(i32, params, false);
   step_ = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                  body_.getName() + ".step", m);
@@ -165,8 +172,8 @@ void Splitter::createStep() {
   llvm::BasicBlock *first = &step_->getEntryBlock();
   entry_ = llvm::BasicBlock::Create(c, "regions.entry", step_, first);
   llvm::IRBuilder<> b(entry_);
-  n64_ = b.CreateZExt(step_->getArg(n + 2), b.getInt64Ty(), "n64");
-  index64_ = b.CreateZExt(step_->getArg(n + 1), b.getInt64Ty(), "index64");
+  n64_ = step_->getArg(n + 2);
+  index64_ = step_->getArg(n + 1);
   b.CreateBr(first); // becomes the dispatch on `resume` (rewriteBarriers)
 }
 
@@ -438,7 +445,7 @@ void Splitter::rewriteBarriers() {
     for (llvm::Instruction *v : p.live)
       if (!remat_.count(v)) {
         llvm::Type *t = v->getType();
-        b.CreateAlignedStore(v, slotAddress(b, v), layout().getABITypeAlign(t));
+        markFrameSlot(b.CreateAlignedStore(v, slotAddress(b, v), layout().getABITypeAlign(t)));
       }
     b.CreateRet(llvm::ConstantInt::get(i32, p.site));
     br->eraseFromParent();
@@ -453,9 +460,9 @@ void Splitter::rewriteBarriers() {
       if (remat_.count(v))
         rematerialise(v, b, done);
       else
-        done[v] = b.CreateAlignedLoad(v->getType(), slotAddress(b, v),
-                                      layout().getABITypeAlign(v->getType()),
-                                      v->getName() + ".reload");
+        done[v] = markFrameSlot(b.CreateAlignedLoad(v->getType(), slotAddress(b, v),
+                                                    layout().getABITypeAlign(v->getType()),
+                                                    v->getName() + ".reload"));
     reloaded_[p.site] = std::move(done);
   }
   llvm::Instruction *old = entry_->getTerminator();

@@ -20,7 +20,7 @@ namespace fibercl::compiler {
 
 // A body split into regions. Region 0 starts at the kernel's start; region `s` right
 // after the barrier whose site is `s`. A region's step function runs one work-item:
-//   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i32 index, i32 n)
+//   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i64 index, i64 n)
 // until it reaches a barrier (returns the barrier's site) or the end (returns 0).
 // Per group, the runtime provides `frames`: n * bytesPerItem() bytes, 64-aligned:
 //   [n * privateBytes: private arrays live across barriers, one block per work-item]

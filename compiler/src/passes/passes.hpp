@@ -35,6 +35,9 @@ inline constexpr unsigned kLocalAddressSpace = 3;
 // Named metadata of an executable's IR: bytes of its global-address-space variables.
 inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_variable_bytes";
 
+// Metadata on the loads and stores of barrier regions' slots (AddressSpaceAliasPass).
+inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
+
 // The builtins library's marker for the work-group collectives' scratch (LocalMemoryPass).
 inline constexpr const char *kScratchMarker = "__fibercl_collective_scratch";
 

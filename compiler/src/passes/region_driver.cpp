@@ -78,11 +78,13 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
         [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
             llvm::Value *index, std::vector<llvm::Value *> &acc) {
           std::vector<llvm::Value *> callArgs = values;
-          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n});
+          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64});
           llvm::Value *site = b.CreateCall(region.step, callArgs);
           if (!check)
             return;
-          b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4));
+          llvm::Instruction *store =
+              b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4));
+          store->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(c, {}));
           acc[0] = b.CreateOr(acc[0], site);
           acc[1] = b.CreateAnd(acc[1], site);
         });

@@ -121,6 +121,11 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
                                       workGroupName(name), m);
     wg->addParamAttr(0, llvm::Attribute::NoAlias);
     wg->addParamAttr(1, llvm::Attribute::NoAlias);
+    // The group's ctx is never written while the group runs (kernel_abi.h): its fields
+    // can be loaded once, and ahead of the branches that use them.
+    wg->addParamAttr(1, llvm::Attribute::ReadOnly);
+    wg->addParamAttr(1, llvm::Attribute::getWithAlignment(c, llvm::Align(8)));
+    wg->addParamAttr(1, llvm::Attribute::getWithDereferenceableBytes(c, sizeof(fcl_group_ctx)));
     llvm::DILocation *loc = giveSubprogram(*wg, body->getSubprogram());
     if (body->hasFnAttribute(kBarriersAttr))
       buildBarrierEntry(m, *wg, *body, name, loc);

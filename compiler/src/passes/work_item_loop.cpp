@@ -83,7 +83,7 @@ std::vector<llvm::Value *> emitWorkItemLoop(
   auto phis = [&](const char *name) {
     std::vector<llvm::PHINode *> v;
     v.push_back(b.CreatePHI(b.getInt32Ty(), 2, name));
-    v.push_back(b.CreatePHI(b.getInt32Ty(), 2, std::string(name) + ".index"));
+    v.push_back(b.CreatePHI(b.getInt64Ty(), 2, std::string(name) + ".index"));
     for (llvm::Value *init : carried)
       v.push_back(b.CreatePHI(init->getType(), 2, std::string(name) + ".carried"));
     return v;
@@ -100,7 +100,7 @@ std::vector<llvm::Value *> emitWorkItemLoop(
   item(b, x[0], y[0], z[0], x[1], next);
   llvm::BasicBlock *xLatch = b.GetInsertBlock();
   llvm::Value *xNext = b.CreateNUWAdd(x[0], b.getInt32(1), "x.next");
-  llvm::Value *indexNext = b.CreateNUWAdd(x[1], b.getInt32(1), "index.next");
+  llvm::Value *indexNext = b.CreateNUWAdd(x[1], b.getInt64(1), "index.next");
   next.insert(next.begin(), indexNext);
   b.CreateCondBr(b.CreateICmpULT(xNext, size[0]), xLoop, yLatch);
 
@@ -121,7 +121,7 @@ std::vector<llvm::Value *> emitWorkItemLoop(
   x[0]->addIncoming(b.getInt32(0), yLoop);
   x[0]->addIncoming(xNext, xLatch);
   for (size_t k = 1; k < z.size(); ++k) {
-    z[k]->addIncoming(k == 1 ? b.getInt32(0) : carried[k - 2], before);
+    z[k]->addIncoming(k == 1 ? b.getInt64(0) : carried[k - 2], before);
     z[k]->addIncoming(next[k - 1], zLatch);
     y[k]->addIncoming(z[k], zLoop);
     y[k]->addIncoming(next[k - 1], yLatch);

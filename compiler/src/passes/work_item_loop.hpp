@@ -25,7 +25,7 @@ void loadLocalSize(llvm::IRBuilder<> &b, llvm::Value *ctx, llvm::Value *size[3])
 
 // Emits, at b's insertion point, do-while loops over z, y, x below `size` (every
 // dimension of a work-group has at least one work-item), calling
-// `item(b, x, y, z, index)` in the innermost one (index: the linear local id, x
+// `item(b, x, y, z, index)` in the innermost one (index: the linear local id, i64, x
 // fastest). Leaves `b` at the end of the nest.
 void emitWorkItemLoop(
     llvm::IRBuilder<> &b, llvm::Value *const size[3],
