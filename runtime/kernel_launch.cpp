@@ -189,7 +189,7 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
   if (!empty) {
     range.entry = k.entry();
     range.kernelName = k.name();
-    range.usesBarriers = info.usesBarriers;
+    range.itemFibers = info.usesBarriers && !info.barrierRegions;
     // Only a kernel that may wait for another group needs the scheduler. One whose
     // yield points are mere atomics is scheduled too when the user asked for a seed
     // (to explore interleavings) or an occupancy bound; else its groups run to

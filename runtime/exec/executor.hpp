@@ -48,7 +48,9 @@ struct NDRange {
   uint64_t localSize[3] = {1, 1, 1}; // enqueued work-group size; edges may be smaller
   void **args = nullptr;
   uint64_t localMemSize = 0;     // bytes of __local per group (static + arguments)
-  bool usesBarriers = false;     // informational; the entry handles barriers itself
+  // Its work-items take fibers at barriers (barriers not compiled as regions): each
+  // suspended group then holds a stack per work-item. The entry handles barriers itself.
+  bool itemFibers = false;
   // The groups run on their own fibers under `scheduling` (the kernel may wait for
   // another group, or the user asked for a seed or a bound); otherwise each group runs
   // to completion on one worker (yield points, if any, never expire).

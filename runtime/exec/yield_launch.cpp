@@ -64,12 +64,12 @@ YieldShared::~YieldShared() = default;
 YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slots)
     : job(j), S(j.range.scheduling), maxRunners(runnersFor(workers)), total(n), remaining(n),
       info(new GroupInfo[n]), start(std::chrono::steady_clock::now()) {
-  // Every resident group holds its fiber's stack and, with barriers, one per work-item
-  // but the first. Residency is bounded so that they fit in half the process's stack
+  // Every resident group holds its fiber's stack and, with barriers on fibers, one per
+  // work-item but the first. Residency is bounded so that they fit in half the process's stack
   // limit (stack_pool.hpp), the rest staying for other runners' pools (a runner's idle
   // pool is trimmed only by its own thread).
   const NDRange &R = j.range;
-  uint64_t perGroup = 1 + (R.usesBarriers ? R.localSize[0] * R.localSize[1] * R.localSize[2] - 1 : 0);
+  uint64_t perGroup = 1 + (R.itemFibers ? R.localSize[0] * R.localSize[1] * R.localSize[2] - 1 : 0);
   uint64_t fit = std::max<uint64_t>(1, processStackLimit() / 2 / perGroup);
   if (fit < n && (S.occupancy == 0 || fit < S.occupancy)) {
     S.occupancy = uint32_t(fit);

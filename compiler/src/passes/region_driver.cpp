@@ -111,13 +111,15 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::BasicBlock *toSwitch = dispatch;
   if (countRounds) {
     // A completed barrier round is weak progress for the deadlock detector
-    // (fcl_yield_state::rounds, as the fibers' barrier counts it).
+    // (fcl_yield_state::rounds), counted as the fibers' barrier counts it: not for a
+    // group of one work-item, whose barriers are no-ops.
     auto *count = llvm::BasicBlock::Create(c, "count.round", &wg);
     toSwitch = llvm::BasicBlock::Create(c, "switch", &wg);
     llvm::Value *state = b.CreateIntToPtr(
         loadCtxField(b, ctx, offsetof(fcl_group_ctx, yield_state), "yield_state"), ptr);
-    b.CreateCondBr(b.CreateAnd(b.CreateICmpNE(next, b.getInt32(0)), b.CreateIsNotNull(state)),
-                   count, toSwitch);
+    llvm::Value *counts = b.CreateAnd(b.CreateICmpNE(next, b.getInt32(0)),
+                                      b.CreateICmpUGT(n, b.getInt32(1)));
+    b.CreateCondBr(b.CreateAnd(counts, b.CreateIsNotNull(state)), count, toSwitch);
     b.SetInsertPoint(count);
     llvm::Value *rounds = b.CreateConstGEP1_64(b.getInt8Ty(), state,
                                                offsetof(fcl_yield_state, rounds));

@@ -249,7 +249,7 @@ TEST_P(ExecutorTest, BarrierOrderingManyGroups) {
   // 100 groups of 64 plus a non-uniform edge group of 36.
   NDRange r = range1D(wgExchange, args, 64 * 100 + 36, 64);
   r.localMemSize = 64 * sizeof(uint32_t);
-  r.usesBarriers = true;
+  r.itemFibers = true;
   EXPECT_EQ(run(ex, r), 0);
   EXPECT_EQ(st.errors.load(), 0);
   EXPECT_EQ(st.itemsDone.load(), 64 * 100 + 36);
