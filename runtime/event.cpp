@@ -111,7 +111,15 @@ void Event::setRunning() {
 }
 
 void Event::setStatus(cl_int status) {
-  status_.store(status, std::memory_order_seq_cst);
+  // Statuses only move forward (queued 3 -> submitted 2 -> running 1 -> complete 0 or an
+  // error): a thread that marks the command running and is preempted before the store
+  // must not undo the completion another thread recorded meanwhile (that lost
+  // completion hung clFinish once in ~90,000 launches of a one-item kernel).
+  cl_int current = status_.load(std::memory_order_seq_cst);
+  do {
+    if (current <= status)
+      return;
+  } while (!status_.compare_exchange_weak(current, status, std::memory_order_seq_cst));
   if (hasCallbacks_.load(std::memory_order_seq_cst))
     runCallbacks(status);
 }

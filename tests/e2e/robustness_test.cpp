@@ -117,6 +117,24 @@ TEST_F(Robustness, IntegerDivisionByZeroAndOverflowDoNotTrap) {
   }
 }
 
+// A command marked running by one thread and completed by another must stay
+// complete: the late 'running' once undid a completion and clFinish waited forever
+// (about once in 90,000 launches of a one-item kernel on two cores).
+TEST_F(Robustness, ManyTinyLaunchesNeverLoseACompletion) {
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void count(__global int* counter) { counter[0] += 1; })CLC",
+                           "count");
+  cl_mem counter = bufferFrom(std::vector<cl_int>{0});
+  setArgs(k, counter);
+  const size_t one = 1;
+  const int launches = 300000;
+  for (int i = 0; i < launches; ++i) {
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    ASSERT_CL(clFinish(queue_));
+  }
+  EXPECT_EQ(read<cl_int>(counter, 1)[0], launches);
+}
+
 TEST_F(Robustness, StoreThroughNullPointer) {
   SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
   runFaulting(R"CLC(
