@@ -5,13 +5,17 @@
 // not vectorised. Scoped no-alias metadata states the fact: every access to global
 // memory is in the "global" scope and does not alias the "local" scope, and the
 // reverse. Generic (addrspace 4) and private accesses get none: they may be either.
-// The slots barrier regions keep values in (kFrameSlotMetadata) are a third scope:
-// the group's frames are the runtime's, never a buffer or local memory.
+// The frames barrier regions keep values in (kFrameSlotMetadata) are three more scopes
+// -- per-work-item arrays, and the two copies of the uniform values (one read, one
+// written in a round) -- the runtime's memory, never a buffer or local memory.
 #include "passes.hpp"
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
+
+#include <iterator>
+#include <vector>
 
 namespace fibercl::compiler {
 namespace {
@@ -45,26 +49,37 @@ llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m,
   llvm::LLVMContext &c = m.getContext();
   llvm::MDBuilder md(c);
   llvm::MDNode *domain = md.createAnonymousAliasScopeDomain("fibercl.address-spaces");
-  llvm::MDNode *localScope = md.createAnonymousAliasScope(domain, "local");
-  llvm::MDNode *globalScope = md.createAnonymousAliasScope(domain, "global");
-  llvm::MDNode *frameScope = md.createAnonymousAliasScope(domain, "frames");
-  llvm::MDNode *local = llvm::MDNode::get(c, {localScope});
-  llvm::MDNode *global = llvm::MDNode::get(c, {globalScope});
-  llvm::MDNode *frames = llvm::MDNode::get(c, {frameScope});
-  llvm::MDNode *notLocal = llvm::MDNode::get(c, {globalScope, frameScope});
-  llvm::MDNode *notGlobal = llvm::MDNode::get(c, {localScope, frameScope});
-  llvm::MDNode *notFrames = llvm::MDNode::get(c, {localScope, globalScope});
+  // Disjoint kinds of memory: each access is in its kind's scope and does not alias
+  // the others'.
+  const char *kinds[] = {"global", "local", "items", "uniform.in", "uniform.out"};
+  constexpr size_t kKinds = std::size(kinds);
+  llvm::MDNode *scopes[kKinds], *own[kKinds], *others[kKinds];
+  for (size_t k = 0; k < kKinds; ++k)
+    scopes[k] = md.createAnonymousAliasScope(domain, kinds[k]);
+  for (size_t k = 0; k < kKinds; ++k) {
+    std::vector<llvm::Metadata *> rest;
+    for (size_t j = 0; j < kKinds; ++j)
+      if (j != k)
+        rest.push_back(scopes[j]);
+    own[k] = llvm::MDNode::get(c, {scopes[k]});
+    others[k] = llvm::MDNode::get(c, rest);
+  }
   unsigned frameKind = c.getMDKindID(kFrameSlotMetadata);
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb) {
         unsigned as = accessedAddressSpace(i);
+        size_t k = kKinds;
         if (as == kGlobalAddressSpace || as == kConstantAddressSpace)
-          addScopes(i, global, notGlobal);
+          k = 0;
         else if (as == kLocalAddressSpace)
-          addScopes(i, local, notLocal);
-        else if (i.getMetadata(frameKind))
-          addScopes(i, frames, notFrames);
+          k = 1;
+        else if (llvm::MDNode *part = i.getMetadata(frameKind))
+          for (size_t j = 2; j < kKinds; ++j)
+            if (llvm::cast<llvm::MDString>(part->getOperand(0))->getString() == kinds[j])
+              k = j;
+        if (k < kKinds)
+          addScopes(i, own[k], others[k]);
       }
   return llvm::PreservedAnalyses::none();
 }

@@ -78,9 +78,11 @@ struct BarrierPoint {
   std::vector<llvm::Instruction *> live; // values live across it
 };
 
-// Tags an access to a slot for AddressSpaceAliasPass.
-llvm::Instruction *markFrameSlot(llvm::Instruction *i) {
-  i->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(i->getContext(), {}));
+// Tags an access to the frames for AddressSpaceAliasPass: `part` is "items" (the
+// per-work-item arrays), "uniform.in" or "uniform.out" -- never the same memory.
+llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part) {
+  llvm::LLVMContext &c = i->getContext();
+  i->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(c, {llvm::MDString::get(c, part)}));
   return i;
 }
 
@@ -103,6 +105,13 @@ private:
   llvm::Function *step_ = nullptr;
   llvm::BasicBlock *entry_ = nullptr; // the step's dispatch block
   llvm::Value *ctx_ = nullptr, *frames_ = nullptr, *n64_ = nullptr, *index64_ = nullptr;
+  // Values the same for every work-item at a barrier live once per group, read from
+  // `uniform.in` (what the previous round's barrier stored) and written to
+  // `uniform.out` (the driver swaps them every round: item 0 must not overwrite what
+  // item 1 has yet to read).
+  llvm::Value *uniformIn_ = nullptr, *uniformOut_ = nullptr;
+  std::set<const llvm::Value *> divergent_;
+  llvm::DenseMap<llvm::Instruction *, uint64_t> uniformOffset_;
   std::vector<BarrierPoint> barriers_;
   llvm::SetVector<llvm::Instruction *> liveAnywhere_; // in program order
   std::vector<llvm::AllocaInst *> moved_;
@@ -115,6 +124,8 @@ private:
   void splitAtBarriers();
   bool computeLiveness(std::string &why);
   bool moveArrays(std::string &why);
+  void computeDivergence();
+  bool isCtxField(const llvm::LoadInst *load) const;
   bool chooseSlots(std::string &why);
   void rewriteBarriers();
   void updateSsa();
@@ -127,7 +138,7 @@ private:
   bool canRematerialise(llvm::Instruction *i, unsigned &budget) const;
   llvm::Value *rematerialise(llvm::Value *v, llvm::IRBuilder<> &b,
                              llvm::DenseMap<llvm::Value *, llvm::Value *> &done);
-  llvm::Value *slotAddress(llvm::IRBuilder<> &b, llvm::Instruction *v);
+  llvm::Value *slotAddress(llvm::IRBuilder<> &b, llvm::Instruction *v, bool store);
   const llvm::DataLayout &layout() const { return body_.getParent()->getDataLayout(); }
 };
 
@@ -138,7 +149,8 @@ void Splitter::createStep() {
   std::vector<llvm::Type *> params(body_.getFunctionType()->param_begin(),
                                    body_.getFunctionType()->param_end());
   llvm::Type *i64 = llvm::Type::getInt64Ty(c);
-  params.insert(params.end(), {llvm::PointerType::get(c, 0), i64, i64, i32});
+  llvm::Type *ptr = llvm::PointerType::get(c, 0);
+  params.insert(params.end(), {ptr, i64, i64, ptr, ptr, i32});
   auto *type = llvm::FunctionType::get(i32, params, false);
   step_ = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                  body_.getName() + ".step", m);
@@ -166,7 +178,9 @@ void Splitter::createStep() {
   // every iteration; the driver's frames come from a noalias call anyway.
   step_->getArg(n + 1)->setName("index");
   step_->getArg(n + 2)->setName("n");
-  step_->getArg(n + 3)->setName("resume");
+  step_->getArg(n + 3)->setName("uniform.in");
+  step_->getArg(n + 4)->setName("uniform.out");
+  step_->getArg(n + 5)->setName("resume");
   llvm::removeUnreachableBlocks(*step_);
 
   llvm::BasicBlock *first = &step_->getEntryBlock();
@@ -174,6 +188,8 @@ void Splitter::createStep() {
   llvm::IRBuilder<> b(entry_);
   n64_ = step_->getArg(n + 2);
   index64_ = step_->getArg(n + 1);
+  uniformIn_ = step_->getArg(n + 3);
+  uniformOut_ = step_->getArg(n + 4);
   b.CreateBr(first); // becomes the dispatch on `resume` (rewriteBarriers)
 }
 
@@ -330,6 +346,93 @@ bool Splitter::moveArrays(std::string &why) {
   return true;
 }
 
+// A load of a field of the group's ctx: not modified while the group runs
+// (kernel_abi.h), the same for every work-item.
+bool Splitter::isCtxField(const llvm::LoadInst *load) const {
+  if (!load->isSimple())
+    return false;
+  const llvm::Value *p = load->getPointerOperand();
+  while (true) {
+    if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(p); gep && gep->hasAllConstantIndices())
+      p = gep->getPointerOperand();
+    else if (auto *cast = llvm::dyn_cast<llvm::Operator>(p);
+             cast && (cast->getOpcode() == llvm::Instruction::AddrSpaceCast ||
+                      cast->getOpcode() == llvm::Instruction::BitCast))
+      p = cast->getOperand(0);
+    else
+      break;
+  }
+  return p == ctx_;
+}
+
+// Which values may differ between work-items (conservatively): the local ids and
+// what depends on them, every memory read but ctx fields (another work-item may have
+// written in between), and, below a branch on such a value, the phis it reaches and
+// everything in a cycle with it (a loop left at different iterations).
+void Splitter::computeDivergence() {
+  unsigned nb = body_.arg_size();
+  for (unsigned k = nb - 3; k < nb; ++k)
+    divergent_.insert(step_->getArg(k));
+  divergent_.insert(index64_);
+  std::set<llvm::BasicBlock *> branches, reached, cyclic;
+  auto addBranch = [&](llvm::BasicBlock *from) {
+    std::vector<llvm::BasicBlock *> work(llvm::succ_begin(from), llvm::succ_end(from));
+    std::set<llvm::BasicBlock *> mine;
+    while (!work.empty()) {
+      llvm::BasicBlock *bb = work.back();
+      work.pop_back();
+      if (mine.insert(bb).second)
+        work.insert(work.end(), llvm::succ_begin(bb), llvm::succ_end(bb));
+    }
+    std::set<llvm::BasicBlock *> back;
+    work.assign(llvm::pred_begin(from), llvm::pred_end(from));
+    while (!work.empty()) {
+      llvm::BasicBlock *bb = work.back();
+      work.pop_back();
+      if (back.insert(bb).second)
+        work.insert(work.end(), llvm::pred_begin(bb), llvm::pred_end(bb));
+    }
+    for (llvm::BasicBlock *bb : mine) {
+      reached.insert(bb);
+      if (back.count(bb))
+        cyclic.insert(bb);
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::BasicBlock &bb : *step_) {
+      for (llvm::Instruction &i : bb) {
+        if (divergent_.count(&i))
+          continue;
+        bool d = cyclic.count(&bb) > 0;
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
+          d = d || !isCtxField(load);
+        else if (llvm::isa<llvm::AllocaInst>(i) || i.mayReadOrWriteMemory() ||
+                 i.mayHaveSideEffects())
+          d = true;
+        if (llvm::isa<llvm::PHINode>(i) && reached.count(&bb))
+          d = true;
+        for (llvm::Value *op : i.operands())
+          d = d || divergent_.count(op) > 0;
+        if (d) {
+          divergent_.insert(&i);
+          changed = true;
+        }
+      }
+      llvm::Instruction *term = bb.getTerminator();
+      llvm::Value *cond = nullptr;
+      if (auto *br = llvm::dyn_cast<llvm::BranchInst>(term); br && br->isConditional())
+        cond = br->getCondition();
+      else if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(term))
+        cond = sw->getCondition();
+      if (cond && divergent_.count(cond) && branches.insert(&bb).second) {
+        addBranch(&bb);
+        changed = true;
+      }
+    }
+  }
+}
+
 bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget) const {
   if (budget == 0)
     return false;
@@ -337,23 +440,8 @@ bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget) const {
   if (llvm::isa<llvm::PHINode, llvm::AllocaInst>(i) || i->isTerminator() ||
       i->getType()->isTokenTy())
     return false;
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i)) {
-    // A field of the group's ctx: not modified while the group runs (kernel_abi.h).
-    if (!load->isSimple())
-      return false;
-    const llvm::Value *p = load->getPointerOperand();
-    while (true) {
-      if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(p); gep && gep->hasAllConstantIndices())
-        p = gep->getPointerOperand();
-      else if (auto *cast = llvm::dyn_cast<llvm::Operator>(p);
-               cast && (cast->getOpcode() == llvm::Instruction::AddrSpaceCast ||
-                        cast->getOpcode() == llvm::Instruction::BitCast))
-        p = cast->getOperand(0);
-      else
-        break;
-    }
-    return p == ctx_;
-  }
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i))
+    return isCtxField(load);
   if (i->mayReadOrWriteMemory() || i->mayHaveSideEffects())
     return false;
   for (llvm::Value *op : i->operands()) {
@@ -408,12 +496,20 @@ bool Splitter::chooseSlots(std::string &why) {
   std::stable_sort(spilled.begin(), spilled.end(), [&](auto *a, auto *b) {
     return layout().getABITypeAlign(a->getType()) > layout().getABITypeAlign(b->getType());
   });
-  uint64_t offset = 0;
+  uint64_t offset = 0, uniform = 0;
   for (llvm::Instruction *v : spilled) {
+    uint64_t size = layout().getTypeAllocSize(v->getType()).getFixedValue();
+    if (!divergent_.count(v)) {
+      uniformOffset_[v] = uniform;
+      uniform += size;
+      ++plan_.uniformValues;
+      continue;
+    }
     slotOffset_[v] = offset;
-    offset += layout().getTypeAllocSize(v->getType()).getFixedValue();
+    offset += size;
   }
   plan_.slotBytes = (offset + kFramesAlign - 1) / kFramesAlign * kFramesAlign;
+  plan_.uniformBytes = (uniform + kFramesAlign - 1) / kFramesAlign * kFramesAlign;
   plan_.spilledValues = unsigned(spilled.size());
   plan_.rematerialisedValues = unsigned(remat_.size());
   if (plan_.privateBytes + plan_.slotBytes > kMaxBytesPerItem) {
@@ -425,7 +521,11 @@ bool Splitter::chooseSlots(std::string &why) {
   return true;
 }
 
-llvm::Value *Splitter::slotAddress(llvm::IRBuilder<> &b, llvm::Instruction *v) {
+llvm::Value *Splitter::slotAddress(llvm::IRBuilder<> &b, llvm::Instruction *v, bool store) {
+  auto u = uniformOffset_.find(v);
+  if (u != uniformOffset_.end())
+    return b.CreateConstGEP1_64(b.getInt8Ty(), store ? uniformOut_ : uniformIn_, u->second,
+                                v->getName() + ".uniform");
   uint64_t area = plan_.privateBytes + slotOffset_.lookup(v);
   llvm::Value *array = b.CreateGEP(b.getInt8Ty(), frames_, b.CreateMul(n64_, b.getInt64(area)));
   return b.CreateGEP(v->getType(), array, index64_, v->getName() + ".slot");
@@ -445,7 +545,9 @@ void Splitter::rewriteBarriers() {
     for (llvm::Instruction *v : p.live)
       if (!remat_.count(v)) {
         llvm::Type *t = v->getType();
-        markFrameSlot(b.CreateAlignedStore(v, slotAddress(b, v), layout().getABITypeAlign(t)));
+        markFrameSlot(
+            b.CreateAlignedStore(v, slotAddress(b, v, true), layout().getABITypeAlign(t)),
+            uniformOffset_.count(v) ? "uniform.out" : "items");
       }
     b.CreateRet(llvm::ConstantInt::get(i32, p.site));
     br->eraseFromParent();
@@ -460,9 +562,10 @@ void Splitter::rewriteBarriers() {
       if (remat_.count(v))
         rematerialise(v, b, done);
       else
-        done[v] = markFrameSlot(b.CreateAlignedLoad(v->getType(), slotAddress(b, v),
+        done[v] = markFrameSlot(b.CreateAlignedLoad(v->getType(), slotAddress(b, v, false),
                                                     layout().getABITypeAlign(v->getType()),
-                                                    v->getName() + ".reload"));
+                                                    v->getName() + ".reload"),
+                                uniformOffset_.count(v) ? "uniform.in" : "items");
     reloaded_[p.site] = std::move(done);
   }
   llvm::Instruction *old = entry_->getTerminator();
@@ -540,7 +643,11 @@ bool Splitter::makeRegions(std::string &why) {
 bool Splitter::run(std::string &why) {
   createStep();
   splitAtBarriers();
-  bool ok = computeLiveness(why) && moveArrays(why) && chooseSlots(why);
+  bool ok = computeLiveness(why) && moveArrays(why);
+  if (ok) {
+    computeDivergence();
+    ok = chooseSlots(why);
+  }
   if (ok) {
     rewriteBarriers();
     updateSsa();

@@ -20,11 +20,14 @@ namespace fibercl::compiler {
 
 // A body split into regions. Region 0 starts at the kernel's start; region `s` right
 // after the barrier whose site is `s`. A region's step function runs one work-item:
-//   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i64 index, i64 n)
+//   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i64 index, i64 n,
+//            ptr uniform.in, ptr uniform.out)
 // until it reaches a barrier (returns the barrier's site) or the end (returns 0).
-// Per group, the runtime provides `frames`: n * bytesPerItem() bytes, 64-aligned:
+// Per group, the runtime provides `frames`: framesBytes(n) bytes, 64-aligned:
 //   [n * privateBytes: private arrays live across barriers, one block per work-item]
 //   [n * slotBytes: values live across barriers, one array per value, indexed by item]
+//   [2 * uniformBytes: values the same for every work-item, once; two copies that
+//    swap roles every round (read the previous barrier's, write this one's)]
 //   [n * 4: each work-item's returned site, if some region can return more than one]
 struct RegionPlan {
   struct Region {
@@ -35,7 +38,8 @@ struct RegionPlan {
   std::vector<Region> regions; // regions[0] is the kernel's start
   uint64_t privateBytes = 0;   // multiple of 64
   uint64_t slotBytes = 0;      // multiple of 64
-  unsigned spilledValues = 0, rematerialisedValues = 0, movedArrays = 0;
+  uint64_t uniformBytes = 0;   // multiple of 64
+  unsigned spilledValues = 0, uniformValues = 0, rematerialisedValues = 0, movedArrays = 0;
   bool needsExitArray() const;
   uint64_t bytesPerItem() const { return privateBytes + slotBytes + (needsExitArray() ? 4 : 0); }
 };

@@ -50,12 +50,14 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   loadLocalSize(b, ctx, size);
   llvm::Value *n = b.CreateNUWMul(b.CreateNUWMul(size[0], size[1]), size[2], "n");
   llvm::Value *n64 = b.CreateZExt(n, i64);
-  llvm::Value *frames =
-      b.CreateCall(begin, {ctx, n, b.CreateNUWMul(n64, b.getInt64(plan.bytesPerItem()))},
-                   "frames");
-  llvm::Value *sites = b.CreateGEP(
+  llvm::Value *bytes = b.CreateNUWAdd(b.CreateNUWMul(n64, b.getInt64(plan.bytesPerItem())),
+                                      b.getInt64(2 * plan.uniformBytes));
+  llvm::Value *frames = b.CreateCall(begin, {ctx, n, bytes}, "frames");
+  llvm::Value *uniformA = b.CreateGEP(
       b.getInt8Ty(), frames, b.CreateNUWMul(n64, b.getInt64(plan.privateBytes + plan.slotBytes)),
-      "sites");
+      "uniform.a");
+  llvm::Value *uniformB = b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, plan.uniformBytes, "uniform.b");
+  llvm::Value *sites = b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, 2 * plan.uniformBytes, "sites");
 
   auto *dispatch = llvm::BasicBlock::Create(c, "dispatch", &wg);
   auto *finished = llvm::BasicBlock::Create(c, "finished", &wg);
@@ -66,8 +68,13 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
 
   b.SetInsertPoint(dispatch);
   llvm::PHINode *next = b.CreatePHI(i32, unsigned(plan.regions.size()), "next");
+  // The two copies of the uniform values swap roles every round.
+  llvm::PHINode *uniformIn = b.CreatePHI(ptr, unsigned(plan.regions.size()), "uniform.in");
+  llvm::PHINode *uniformOut = b.CreatePHI(ptr, unsigned(plan.regions.size()), "uniform.out");
   for (size_t k = 0; k < plan.regions.size(); ++k) {
     const RegionPlan::Region &region = plan.regions[k];
+    llvm::Value *in = k == 0 ? uniformB : static_cast<llvm::Value *>(uniformIn);
+    llvm::Value *out = k == 0 ? uniformA : static_cast<llvm::Value *>(uniformOut);
     b.SetInsertPoint(starts[k]);
     bool check = region.exits.size() > 1;
     // Where every work-item stopped: OR and AND of the sites agree only if all are
@@ -78,13 +85,14 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
         [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
             llvm::Value *index, std::vector<llvm::Value *> &acc) {
           std::vector<llvm::Value *> callArgs = values;
-          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64});
+          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
           llvm::Value *site = b.CreateCall(region.step, callArgs);
           if (!check)
             return;
           llvm::Instruction *store =
               b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4));
-          store->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(c, {}));
+          store->setMetadata(kFrameSlotMetadata,
+                             llvm::MDNode::get(c, {llvm::MDString::get(c, "items")}));
           acc[0] = b.CreateOr(acc[0], site);
           acc[1] = b.CreateAnd(acc[1], site);
         });
@@ -104,6 +112,8 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
       site = phi;
     }
     next->addIncoming(site, b.GetInsertBlock());
+    uniformIn->addIncoming(out, b.GetInsertBlock());
+    uniformOut->addIncoming(in, b.GetInsertBlock());
     b.CreateBr(dispatch);
   }
 

@@ -93,7 +93,8 @@ void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body
     return;
   if (plan)
     llvm::errs() << "FiberCL: kernel '" << kernelName << "': barriers as " << plan->regions.size()
-                 << " regions (" << plan->spilledValues << " values stored, "
+                 << " regions (" << plan->spilledValues << " values stored ("
+                 << plan->uniformValues << " once per group), "
                  << plan->rematerialisedValues << " recomputed, " << plan->movedArrays
                  << " private arrays moved; " << plan->bytesPerItem()
                  << " bytes per work-item)\n";
