@@ -21,10 +21,11 @@
 //     variables by offsets (after inlining, their uses are all in bodies).
 //  5. WorkGroupFunctionPass builds the entry points (a work-item loop, barrier regions
 //     or the fiber runner); a second AlwaysInliner inlines the bodies into them, which
-//     is what exposes the work-item loops to the vectoriser. AddressSpaceAliasPass
-//     tells it that __global and __local memory never overlap.
-//  6. Calls lose the `convergent` attribute (but the host barrier), everything but the
-//     entry points is internalised, host CPU attributes are set,
+//     is what exposes the work-item loops to the vectoriser.
+//  6. Calls lose the `convergent` attribute (but the host barrier); after the last
+//     inlining AddressSpaceAliasPass tells LLVM that __global, __local and the barrier
+//     regions' frames never overlap; everything but the entry points is internalised,
+//     host CPU attributes are set,
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
 //     needs its cost model).
 #include "pipeline.hpp"
@@ -221,7 +222,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(GroupAtomicsPass());
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
-    mpm.addPass(AddressSpaceAliasPass());
+    mpm.addPass(AddressSpaceAliasPass(/*roundScopes=*/true));
   });
   buildPhaseDone("fibercl-passes");
 
@@ -254,6 +255,9 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   }
   runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, [](llvm::ModulePassManager &mpm) {
     mpm.addPass(llvm::AlwaysInlinerPass(true));
+    // After inlining: the inliner gives each inlined copy of scoped metadata a domain
+    // of its own, and accesses in different domains are not known to be disjoint.
+    mpm.addPass(AddressSpaceAliasPass());
     mpm.addPass(llvm::InternalizePass([](const llvm::GlobalValue &gv) {
       return gv.getName().starts_with("__fibercl_wg_");
     }));

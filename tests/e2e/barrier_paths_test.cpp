@@ -262,6 +262,49 @@ TEST_F(BarrierPaths, WorkGroupCollectives) {
       "-cl-std=CL3.0");
 }
 
+// Tiled matrix product: a loop counter the same for every work-item (kept once per
+// group across barriers, in two copies that swap every round) and per-item
+// accumulators, checked against the host.
+TEST_F(BarrierPaths, TiledMatrixProductMatchesTheHost) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
+  const char* src = R"CLC(
+    #define TS 8
+    __kernel void matmul(uint n, __global const float* A, __global const float* B,
+                         __global float* C) {
+      __local float As[TS][TS], Bs[TS][TS];
+      uint lx = get_local_id(0), ly = get_local_id(1);
+      uint col = get_global_id(0), row = get_global_id(1);
+      float acc = 0.0f;
+      for (uint t = 0; t < n; t += TS) {
+        As[ly][lx] = A[row * n + t + lx];
+        Bs[ly][lx] = B[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < TS; ++k) acc += As[ly][k] * Bs[k][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      C[row * n + col] = acc;
+    })CLC";
+  const cl_uint n = 48;
+  std::vector<float> a(n * n), b(n * n);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = float(int(i * 7 % 13) - 6);   // small integers: every sum is exact
+    b[i] = float(int(i * 5 % 11) - 5);
+  }
+  Bytes c = sameOnBothPaths(src, "matmul", [&](cl_kernel k) {
+    cl_mem da = bufferFrom(a), db = bufferFrom(b), dc = buffer(n * n * sizeof(float));
+    setArgs(k, n, da, db, dc);
+    run(k, {n, n}, {8, 8});
+    return bytesOf<float>(dc, n * n);
+  });
+  for (cl_uint r = 0; r < n; ++r)
+    for (cl_uint col = 0; col < n; ++col) {
+      float want = 0.0f, got;
+      for (cl_uint k = 0; k < n; ++k) want += a[r * n + k] * b[k * n + col];
+      std::memcpy(&got, &c[(r * n + col) * 4], 4);
+      ASSERT_EQ(got, want) << "C[" << r << "][" << col << "]";
+    }
+}
+
 // A barrier that work-item 0 skips: both paths fail the command with the same report.
 TEST_F(BarrierPaths, DivergenceIsReportedTheSameWay) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");

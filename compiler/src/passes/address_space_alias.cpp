@@ -5,9 +5,10 @@
 // not vectorised. Scoped no-alias metadata states the fact: every access to global
 // memory is in the "global" scope and does not alias the "local" scope, and the
 // reverse. Generic (addrspace 4) and private accesses get none: they may be either.
-// The frames barrier regions keep values in (kFrameSlotMetadata) are three more scopes
-// -- per-work-item arrays, and the two copies of the uniform values (one read, one
-// written in a round) -- the runtime's memory, never a buffer or local memory.
+// The frames barrier regions keep values in (kFrameSlotMetadata) are the runtime's
+// memory, never a buffer or local memory: per-work-item arrays and uniform values are
+// two more scopes; the uniform values' two copies (one read, one written in a round)
+// are told apart per inlined region (roundScopes).
 #include "passes.hpp"
 
 #include <llvm/IR/Instructions.h>
@@ -50,37 +51,49 @@ llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m,
   llvm::MDBuilder md(c);
   llvm::MDNode *domain = md.createAnonymousAliasScopeDomain("fibercl.address-spaces");
   // Disjoint kinds of memory: each access is in its kind's scope and does not alias
-  // the others'.
-  const char *kinds[] = {"global", "local", "items", "uniform.in", "uniform.out"};
-  constexpr size_t kKinds = std::size(kinds);
-  llvm::MDNode *scopes[kKinds], *own[kKinds], *others[kKinds];
-  for (size_t k = 0; k < kKinds; ++k)
+  // the others'. The two copies of the uniform values are disjoint only within one
+  // round, i.e. within one inlined instance of a region: that pair is tagged before
+  // inlining (the inliner gives each instance its own copy of the scopes); the
+  // kinds that never overlap anywhere are tagged after it, in one domain.
+  std::vector<const char *> kinds;
+  if (roundScopes)
+    kinds = {"uniform.in", "uniform.out"};
+  else
+    kinds = {"global", "local", "items", "uniform"};
+  size_t n = kinds.size();
+  std::vector<llvm::MDNode *> scopes(n), own(n), others(n);
+  for (size_t k = 0; k < n; ++k)
     scopes[k] = md.createAnonymousAliasScope(domain, kinds[k]);
-  for (size_t k = 0; k < kKinds; ++k) {
+  for (size_t k = 0; k < n; ++k) {
     std::vector<llvm::Metadata *> rest;
-    for (size_t j = 0; j < kKinds; ++j)
+    for (size_t j = 0; j < n; ++j)
       if (j != k)
         rest.push_back(scopes[j]);
     own[k] = llvm::MDNode::get(c, {scopes[k]});
     others[k] = llvm::MDNode::get(c, rest);
   }
-  unsigned frameKind = c.getMDKindID(kFrameSlotMetadata);
+  auto kindOf = [&](llvm::Instruction &i) -> size_t {
+    unsigned as = accessedAddressSpace(i);
+    llvm::MDNode *part = i.getMetadata(c.getMDKindID(kFrameSlotMetadata));
+    llvm::StringRef frame =
+        part ? llvm::cast<llvm::MDString>(part->getOperand(0))->getString() : "";
+    if (roundScopes)
+      return frame == "uniform.in" ? 0 : frame == "uniform.out" ? 1 : n;
+    if (as == kGlobalAddressSpace || as == kConstantAddressSpace)
+      return 0;
+    if (as == kLocalAddressSpace)
+      return 1;
+    if (frame == "items")
+      return 2;
+    if (frame.starts_with("uniform"))
+      return 3;
+    return n;
+  };
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
-      for (llvm::Instruction &i : bb) {
-        unsigned as = accessedAddressSpace(i);
-        size_t k = kKinds;
-        if (as == kGlobalAddressSpace || as == kConstantAddressSpace)
-          k = 0;
-        else if (as == kLocalAddressSpace)
-          k = 1;
-        else if (llvm::MDNode *part = i.getMetadata(frameKind))
-          for (size_t j = 2; j < kKinds; ++j)
-            if (llvm::cast<llvm::MDString>(part->getOperand(0))->getString() == kinds[j])
-              k = j;
-        if (k < kKinds)
+      for (llvm::Instruction &i : bb)
+        if (size_t k = kindOf(i); k < n)
           addScopes(i, own[k], others[k]);
-      }
   return llvm::PreservedAnalyses::none();
 }
 

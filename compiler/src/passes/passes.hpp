@@ -153,7 +153,10 @@ struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
 
 // Marks accesses to __global/__constant and to __local memory as never aliasing each
 // other (scoped no-alias metadata), so loops that move data between them vectorise.
+// roundScopes: only the two copies of barrier regions' uniform values (before inlining).
 struct AddressSpaceAliasPass : llvm::PassInfoMixin<AddressSpaceAliasPass> {
+  bool roundScopes = false;
+  explicit AddressSpaceAliasPass(bool roundScopes = false) : roundScopes(roundScopes) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
