@@ -226,6 +226,22 @@ __kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
 
 // ---- benchmarks ------------------------------------------------------------------
 
+// One untimed warm-up launch (some implementations compile per local size on first
+// use), then one launch + clFinish per benchmark iteration. Returns the launches made,
+// warm-up included.
+int64_t timeLaunches(benchmark::State& state, Target* t, cl_kernel k, cl_uint dims,
+                     const size_t* g, const size_t* l) {
+  t->enqueue(k, dims, g, l);
+  t->finish();
+  int64_t runs = 1;
+  for (auto _ : state) {
+    t->enqueue(k, dims, g, l);
+    t->finish();
+    ++runs;
+  }
+  return runs;
+}
+
 void BM_VecAdd(benchmark::State& state, Target* t) {
   const size_t n = 16u << 20;
   std::vector<float> a(n), b(n);
@@ -238,13 +254,7 @@ void BM_VecAdd(benchmark::State& state, Target* t) {
   setArg(k, 0, da);
   setArg(k, 1, db);
   setArg(k, 2, dc);
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 1, &n, nullptr);
-  t->finish();
-  for (auto _ : state) {
-    t->enqueue(k, 1, &n, nullptr);
-    t->finish();
-  }
+  timeLaunches(state, t, k, 1, &n, nullptr);
   std::vector<float> c = t->read<float>(dc, n);
   for (size_t i = 0; i < n; ++i)
     if (c[i] != a[i] + b[i]) die(t->label + " vecadd: wrong result at " + std::to_string(i));
@@ -268,15 +278,7 @@ void BM_Saxpy(benchmark::State& state, Target* t) {
   setArg(k, 0, alpha);
   setArg(k, 1, dx);
   setArg(k, 2, dy);
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 1, &n, nullptr);
-  t->finish();
-  int64_t runs = 1;
-  for (auto _ : state) {
-    t->enqueue(k, 1, &n, nullptr);
-    t->finish();
-    ++runs;
-  }
+  int64_t runs = timeLaunches(state, t, k, 1, &n, nullptr);
   // y = 1 + runs * alpha * x, exact in float for these magnitudes (x < 1024, runs small)
   std::vector<float> r = t->read<float>(dy, n);
   for (size_t i = 0; i < n; i += 97) {
@@ -321,13 +323,7 @@ void BM_Mandelbrot(benchmark::State& state, Target* t) {
   setArg(k, 2, h);
   setArg(k, 3, max_iter);
   const size_t g[2] = {w, h}, l[2] = {16, 16};
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 2, g, l);
-  t->finish();
-  for (auto _ : state) {
-    t->enqueue(k, 2, g, l);
-    t->finish();
-  }
+  timeLaunches(state, t, k, 2, g, l);
   std::vector<cl_uint> r = t->read<cl_uint>(d, static_cast<size_t>(w) * h);
   const std::vector<cl_uint>& ref = mandelReference(w, h, max_iter);
   size_t diff = 0;
@@ -385,13 +381,7 @@ void BM_Reduction(benchmark::State& state, Target* t) {
   setArg(k, 0, din);
   setArg(k, 1, dp);
   ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 1, &n, &local);
-  t->finish();
-  for (auto _ : state) {
-    t->enqueue(k, 1, &n, &local);
-    t->finish();
-  }
+  timeLaunches(state, t, k, 1, &n, &local);
   std::vector<cl_uint> p = t->read<cl_uint>(dp, groups);
   uint64_t sum = 0;
   for (cl_uint v : p) sum += v;
@@ -417,13 +407,7 @@ void BM_Sgemm(benchmark::State& state, Target* t) {
   setArg(k, 2, dB);
   setArg(k, 3, dC);
   const size_t g[2] = {n, n}, l[2] = {16, 16};
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 2, g, l);
-  t->finish();
-  for (auto _ : state) {
-    t->enqueue(k, 2, g, l);
-    t->finish();
-  }
+  timeLaunches(state, t, k, 2, g, l);
   std::vector<float> C = t->read<float>(dC, nn);
   for (cl_uint row = 0; row < n; row += 37)
     for (cl_uint col = 0; col < n; ++col) {
@@ -454,13 +438,7 @@ void BM_Stencil(benchmark::State& state, Target* t) {
   setArg(k, 2, din);
   setArg(k, 3, dout);
   const size_t g[2] = {w, h}, l[2] = {16, 16};
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 2, g, l);
-  t->finish();
-  for (auto _ : state) {
-    t->enqueue(k, 2, g, l);
-    t->finish();
-  }
+  timeLaunches(state, t, k, 2, g, l);
   std::vector<float> r = t->read<float>(dout, n);
   auto at = [&](long x, long y) { return x < 0 || x >= w || y < 0 || y >= h ? 0.0f : in[y * w + x]; };
   for (long y = 0; y < h; ++y)
@@ -485,15 +463,7 @@ void BM_BarrierLoop(benchmark::State& state, Target* t) {
   setArg(k, 0, d);
   ck(clSetKernelArg(k, 1, local * 4, nullptr), "clSetKernelArg(local)");
   setArg(k, 2, iters);
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 1, &n, &local);
-  t->finish();
-  int64_t runs = 1;
-  for (auto _ : state) {
-    t->enqueue(k, 1, &n, &local);
-    t->finish();
-    ++runs;
-  }
+  int64_t runs = timeLaunches(state, t, k, 1, &n, &local);
   // Host model, applied `runs` times.
   std::vector<cl_uint> v = init, next(n);
   for (int64_t r = 0; r < runs; ++r)
@@ -518,15 +488,7 @@ void BM_EmptyKernelLatency(benchmark::State& state, Target* t) {
   cl_mem d = t->buffer(4, &zero);
   setArg(k, 0, d);
   const size_t one = 1;
-  // Warm-up launch, untimed: some implementations compile per local size on first use.
-  t->enqueue(k, 1, &one, nullptr);
-  t->finish();
-  int64_t runs = 1;
-  for (auto _ : state) {
-    t->enqueue(k, 1, &one, nullptr);
-    t->finish();
-    ++runs;
-  }
+  int64_t runs = timeLaunches(state, t, k, 1, &one, nullptr);
   if (t->read<cl_int>(d, 1)[0] != static_cast<cl_int>(runs))
     die(t->label + " empty kernel: wrong launch count");
   state.SetItemsProcessed(state.iterations());  // launches per second

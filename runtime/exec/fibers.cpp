@@ -15,32 +15,12 @@ namespace bctx = boost::context::detail;
 namespace fibercl::exec {
 namespace {
 
-[[noreturn, gnu::cold, gnu::noinline]] void diverge(GroupState &g, const char *what,
-                                                    int64_t site) noexcept {
-  uint32_t x, y, z;
-  localIdOf(g, g.cur, x, y, z);
-  char detail[256];
-  if (g.roundSite == GroupState::kSequential)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) reached barrier #%" PRId64
-                  " but earlier work-items finished without reaching it",
-                  x, y, z, site);
-  else if (g.roundSite == GroupState::kFinish)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) %s barrier #%" PRId64
-                  " but work-item (0,0,0) finished",
-                  x, y, z, what, site);
-  else if (site < 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at "
-                  "barrier #%" PRId64,
-                  x, y, z, g.roundSite);
-  else
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
-                  " but work-item (0,0,0) waits at barrier #%" PRId64,
-                  x, y, z, site, g.roundSite);
-  barrierDivergence(g, detail, site, g.roundSite);
+// Work-item g.cur is at barrier `site` (-1: it finished) but the round waits for
+// g.roundSite.
+[[noreturn, gnu::cold, gnu::noinline]] void diverge(GroupState &g, int64_t site) noexcept {
+  bool sequential = g.roundSite == GroupState::kSequential;
+  int64_t item0 = sequential || g.roundSite == GroupState::kFinish ? -1 : g.roundSite;
+  barrierDivergence(g, g.cur, site, item0, sequential);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
@@ -118,7 +98,7 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
 [[noreturn]] void itemFinished(GroupState &g) noexcept {
   uint32_t cur = g.cur;
   if (g.roundSite != GroupState::kFinish)
-    diverge(g, "finished", -1);
+    diverge(g, -1);
   uint32_t next = cur + 1 == g.n ? 0 : cur + 1;
   switchTo(g, cur, next);
   __builtin_trap(); // a finished work-item is never resumed
@@ -163,8 +143,31 @@ void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y,
   z = rest / g.ly;
 }
 
-void barrierDivergence(GroupState &g, const char *detail, int64_t site,
-                       int64_t otherSite) noexcept {
+void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
+                       bool firstRound) noexcept {
+  uint32_t x, y, z;
+  localIdOf(g, item, x, y, z);
+  char detail[256];
+  if (item0Site < 0 && firstRound)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) reached barrier #%" PRId64
+                  " but earlier work-items finished without reaching it",
+                  x, y, z, site);
+  else if (item0Site < 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
+                  " but work-item (0,0,0) finished",
+                  x, y, z, site);
+  else if (site < 0)
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at "
+                  "barrier #%" PRId64,
+                  x, y, z, item0Site);
+  else
+    std::snprintf(detail, sizeof detail,
+                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
+                  " but work-item (0,0,0) waits at barrier #%" PRId64,
+                  x, y, z, site, item0Site);
   const fcl_group_ctx *c = g.ctx;
   std::fprintf(stderr,
                "FiberCL: kernel '%s': barrier divergence in work-group "
@@ -177,9 +180,9 @@ void barrierDivergence(GroupState &g, const char *detail, int64_t site,
     if (site > 0)
       std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", site,
                    (*describe)(uint32_t(site)).c_str());
-    if (otherSite > 0 && otherSite != site)
-      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", otherSite,
-                   (*describe)(uint32_t(otherSite)).c_str());
+    if (item0Site > 0 && item0Site != site)
+      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", item0Site,
+                   (*describe)(uint32_t(item0Site)).c_str());
   }
   std::fflush(stderr);
   abortGroup(*g.runner);
@@ -238,7 +241,7 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
       fibercl::exec::enterFiberMode(g);
     g.roundSite = site;
   } else if (__builtin_expect(g.roundSite != int64_t(site), 0)) {
-    fibercl::exec::diverge(g, "waits at", site);
+    fibercl::exec::diverge(g, site);
   }
   if (cur + 1 == n) {
     // A barrier round completes: weak progress for deadlock detection (a group

@@ -54,32 +54,9 @@ extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *s
     ++i;
   if (i == n)
     return first;
-  // The same words as the fibers' report for the same disagreement.
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
-  uint32_t x, y, z;
-  fibercl::exec::localIdOf(g, i, x, y, z);
-  fcl_u32 other = sites[i];
-  char detail[256];
-  if (first == 0 && region == 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) reached barrier #%u but earlier work-items "
-                  "finished without reaching it",
-                  x, y, z, other);
-  else if (first == 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) waits at barrier #%u but work-item (0,0,0) finished",
-                  x, y, z, other);
-  else if (other == 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at barrier #%u",
-                  x, y, z, first);
-  else
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) waits at barrier #%u but work-item (0,0,0) waits "
-                  "at barrier #%u",
-                  x, y, z, other, first);
-  fibercl::exec::barrierDivergence(g, detail, other ? int64_t(other) : -1,
-                                   first ? int64_t(first) : -1);
+  fibercl::exec::barrierDivergence(g, i, sites[i] ? int64_t(sites[i]) : -1,
+                                   first ? int64_t(first) : -1, region == 0);
 }
 
 extern "C" void __fibercl_host_regions_end(fcl_group_ctx *ctx) noexcept {

@@ -65,10 +65,12 @@ struct GroupState {
   bool inBarrierRounds() const { return fiberMode || regions; }
 };
 
-// A barrier divergence in group `g`: prints the report (`detail` says which work-items
-// disagree; sites > 0 are described) and abandons the group.
-[[noreturn]] void barrierDivergence(GroupState &g, const char *detail, int64_t site,
-                                    int64_t otherSite) noexcept;
+// A barrier divergence in group `g`: work-item `item` is at barrier `site` while
+// work-item 0 is at `item0Site` (-1: finished; `firstRound`: before any barrier was
+// passed). Prints the report (the same words for fibers and regions) and abandons the
+// group.
+[[noreturn]] void barrierDivergence(GroupState &g, uint32_t item, int64_t site,
+                                    int64_t item0Site, bool firstRound) noexcept;
 
 // The linear local id `idx` of g's group as (x, y, z).
 void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept;

@@ -45,6 +45,12 @@ void addScopes(llvm::Instruction &i, llvm::MDNode *scope, llvm::MDNode *notScope
 
 } // namespace
 
+llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part) {
+  llvm::LLVMContext &c = i->getContext();
+  i->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(c, {llvm::MDString::get(c, part)}));
+  return i;
+}
+
 llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m,
                                                    llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();

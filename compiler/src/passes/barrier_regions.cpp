@@ -78,20 +78,6 @@ struct BarrierPoint {
   std::vector<llvm::Instruction *> live; // values live across it
 };
 
-// Tags an access to the frames for AddressSpaceAliasPass: `part` is "items" (the
-// per-work-item arrays), "uniform.in" or "uniform.out" -- never the same memory.
-llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part) {
-  llvm::LLVMContext &c = i->getContext();
-  i->setMetadata(kFrameSlotMetadata, llvm::MDNode::get(c, {llvm::MDString::get(c, part)}));
-  return i;
-}
-
-bool isHostBarrier(const llvm::Instruction &i) {
-  auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
-  return call && call->getCalledFunction() &&
-         call->getCalledFunction()->getName() == FIBERCL_HOST_BARRIER;
-}
-
 // The split of one body. Parameters of the step: the body's, then frames, index, n,
 // resume.
 class Splitter {
@@ -197,14 +183,14 @@ void Splitter::splitAtBarriers() {
   std::vector<llvm::CallInst *> calls;
   for (llvm::BasicBlock &bb : *step_)
     for (llvm::Instruction &i : bb)
-      if (isHostBarrier(i))
+      if (isHostBarrier(&i))
         calls.push_back(llvm::cast<llvm::CallInst>(&i));
   for (llvm::CallInst *call : calls) {
-    // barrier() is fence; host barrier; fence (synchronization.cl): the fences keep the
-    // compiler from moving memory accesses across the opaque barrier call. Here the
-    // barrier becomes the end of a work-item loop, which orders them by itself (the
-    // group's work-items run in program order on one thread), and the fences would
-    // keep the loops from being vectorised.
+    // The barrier's own fences (isBarrierFence) keep the compiler from moving memory
+    // accesses across the opaque barrier call. Here the barrier becomes the end of a
+    // work-item loop, which orders them by itself (the group's work-items run in
+    // program order on one thread), and the fences would keep the loops from being
+    // vectorised.
     for (llvm::Instruction *near : {call->getPrevNonDebugInstruction(),
                                     call->getNextNonDebugInstruction()})
       if (near && llvm::isa<llvm::FenceInst>(near))

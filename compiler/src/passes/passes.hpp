@@ -35,8 +35,17 @@ inline constexpr unsigned kLocalAddressSpace = 3;
 // Named metadata of an executable's IR: bytes of its global-address-space variables.
 inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_variable_bytes";
 
-// Metadata on the loads and stores of barrier regions' slots (AddressSpaceAliasPass).
+// Metadata on the loads and stores of barrier regions' frames (AddressSpaceAliasPass).
 inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
+
+// Tags an access to barrier regions' frames: `part` is "items" (the per-work-item
+// arrays), "uniform.in" or "uniform.out" -- never the same memory within a round.
+llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part);
+
+// A call of the runtime's barrier (FIBERCL_HOST_BARRIER); false for null.
+bool isHostBarrier(const llvm::Instruction *i);
+// barrier() is fence; host barrier; fence (synchronization.cl): one of those fences.
+bool isBarrierFence(const llvm::Instruction &fence);
 
 // The builtins library's marker for the work-group collectives' scratch (LocalMemoryPass).
 inline constexpr const char *kScratchMarker = "__fibercl_collective_scratch";

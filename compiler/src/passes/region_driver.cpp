@@ -89,10 +89,9 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
           llvm::Value *site = b.CreateCall(region.step, callArgs);
           if (!check)
             return;
-          llvm::Instruction *store =
-              b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4));
-          store->setMetadata(kFrameSlotMetadata,
-                             llvm::MDNode::get(c, {llvm::MDString::get(c, "items")}));
+          markFrameSlot(
+              b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4)),
+              "items");
           acc[0] = b.CreateOr(acc[0], site);
           acc[1] = b.CreateAnd(acc[1], site);
         });

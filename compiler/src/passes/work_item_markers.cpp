@@ -11,6 +11,18 @@
 
 namespace fibercl::compiler {
 
+bool isHostBarrier(const llvm::Instruction *i) {
+  if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(i))
+    if (llvm::Function *f = call->getCalledFunction())
+      return f->getName() == FIBERCL_HOST_BARRIER;
+  return false;
+}
+
+bool isBarrierFence(const llvm::Instruction &fence) {
+  return isHostBarrier(fence.getPrevNonDebugInstruction()) ||
+         isHostBarrier(fence.getNextNonDebugInstruction());
+}
+
 llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
                                                  llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();

@@ -25,20 +25,6 @@
 namespace fibercl::compiler {
 namespace {
 
-bool isHostBarrier(const llvm::Instruction *i) {
-  if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(i))
-    if (llvm::Function *f = call->getCalledFunction())
-      return f->getName() == FIBERCL_HOST_BARRIER;
-  return false;
-}
-
-// barrier() is fence; host barrier; fence. Those fences get no yield point of their
-// own: the barrier's is enough.
-bool isBarrierFence(const llvm::Instruction &fence) {
-  return isHostBarrier(fence.getPrevNonDebugInstruction()) ||
-         isHostBarrier(fence.getNextNonDebugInstruction());
-}
-
 // `a != b` for values of one type, as an i1 (true where the type cannot be compared).
 llvm::Value *differs(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Value *x,
                      llvm::Value *y) {
@@ -199,6 +185,7 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
       for (llvm::Instruction &i : bb) {
         bool atomic = isSharedAtomic(i), vol = isSharedVolatile(i);
         seesOthers |= atomic || vol;
+        // A barrier's own fences get no yield point: the barrier's is enough.
         if (atomic || vol || isHostBarrier(&i) ||
             (llvm::isa<llvm::FenceInst>(i) && !isBarrierFence(i)))
           after.push_back({&i, kindOf(i, atomic), spin.waitingAt(i)});
