@@ -7,7 +7,10 @@
 
 #include <CL/cl_fibercl.h>
 
+#include "fibercl/compiler/compiler.hpp"
 #include "fibercl/kernel_abi.h"
+
+#include <string>
 
 // Kernels reserve scratch for the work-group collectives up to this size.
 static_assert(fibercl::runtime::CpuDevice::kMaxWorkGroupSize == FIBERCL_MAX_WORK_GROUP_SIZE);
@@ -143,7 +146,8 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_VENDOR:
     return out.string(Platform::kVendor);
   case CL_DRIVER_VERSION:
-    return out.string("0.1");
+    // "0.1.<binary format>": a new format invalidates the caches applications key on it.
+    return out.string("0.1." + std::to_string(compiler::binaryFormatVersion()));
   case CL_DEVICE_PROFILE:
     return out.string(Platform::kProfile);
   case CL_DEVICE_VERSION:

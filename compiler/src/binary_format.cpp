@@ -144,6 +144,8 @@ KernelInfo readKernel(Reader &r) {
 
 } // namespace
 
+uint32_t binaryFormatVersion() { return kFormatVersion; }
+
 Binary encodeBinary(BinaryKind kind, const std::vector<KernelInfo> &kernels,
                     const std::string &bitcode, const std::string &target,
                     const std::string &object) {

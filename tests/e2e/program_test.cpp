@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
 
 #include "cl_test.hpp"
 
@@ -269,6 +272,31 @@ TEST_F(Build, BinaryRoundTrip) {
   std::vector<cl_int> got = runInts(kernel(p2, "sq"), 50);
   EXPECT_EQ(got, want);
   for (int i = 0; i < 50; ++i) ASSERT_EQ(want[i], i * i - 5);
+}
+
+// Applications key their binary caches on CL_DRIVER_VERSION (hashcat does), so a binary
+// of an older format (refused with CL_INVALID_BINARY) must come with another driver
+// version: the version ends with the format number the binary carries after its magic.
+TEST_F(Build, DriverVersionNamesTheBinaryFormat) {
+  cl_program p = build("__kernel void k(__global int* o) { o[0] = 1; }");
+  size_t size = 0;
+  ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+  std::vector<unsigned char> bin(size);
+  unsigned char* ptr = bin.data();
+  ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr));
+  ASSERT_GE(size, 12u);
+  uint32_t format = 0;
+  std::memcpy(&format, bin.data() + 8, sizeof format);  // after the 8-byte magic
+  char version[64] = {};
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DRIVER_VERSION, sizeof version, version, nullptr));
+  EXPECT_EQ(std::string(version), "0.1." + std::to_string(format));
+
+  bin[8] ^= 0x40;  // another format: refused
+  const unsigned char* bins[] = {bin.data()};
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  cl_program stale = clCreateProgramWithBinary(context_, 1, &device_, &size, bins, &status, &err);
+  EXPECT_EQ(stale, nullptr);
+  EXPECT_EQ(err, CL_INVALID_BINARY);
 }
 
 // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE counts program-scope and function-scope

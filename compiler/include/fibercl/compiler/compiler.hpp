@@ -125,6 +125,10 @@ Result buildFromBinary(const Binary &binary, const std::string &options);
 // is not a FiberCL binary (CL_INVALID_BINARY).
 BinaryKind inspect(const uint8_t *bytes, size_t size);
 
+// Version of the binary format: binaries of another version are refused, so it is part
+// of CL_DRIVER_VERSION (applications such as hashcat key their kernel caches on it).
+uint32_t binaryFormatVersion();
+
 // Kernel table of an executable binary, without compiling it.
 std::vector<KernelInfo> kernelsOf(const Binary &executable);
 
