@@ -5,6 +5,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -54,8 +55,10 @@ llvm::SmallVector<const llvm::StoreInst *, 4> storesTo(const llvm::Loop &loop,
 
 // Does an exit condition of `loop` depend, through values computed in the loop, on
 // memory another group can change? (The backward slice of every exit condition, cut at
-// values defined outside the loop.)
-bool exitWaitsOnOthers(const llvm::Loop &loop) {
+// values defined outside the loop.) Returns the instruction that reads that memory (or
+// the terminator of an exit not understood, or of the header of a loop without exit),
+// nullptr if the loop does not wait.
+const llvm::Instruction *exitWaitsOnOthers(const llvm::Loop &loop) {
   bool sync = false;
   for (const llvm::BasicBlock *bb : loop.blocks())
     for (const llvm::Instruction &i : *bb)
@@ -64,8 +67,8 @@ bool exitWaitsOnOthers(const llvm::Loop &loop) {
   llvm::SmallVector<const llvm::Value *, 16> work;
   llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
   loop.getExitingBlocks(exiting);
-  if (exiting.empty())
-    return true; // never ends by itself: whatever it does, it is stuck
+  if (exiting.empty()) // never ends by itself: whatever it does, it is stuck
+    return loop.getHeader()->getTerminator();
   for (llvm::BasicBlock *bb : exiting) {
     const llvm::Instruction *t = bb->getTerminator();
     if (auto *br = llvm::dyn_cast<llvm::BranchInst>(t)) {
@@ -74,7 +77,7 @@ bool exitWaitsOnOthers(const llvm::Loop &loop) {
     } else if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(t)) {
       work.push_back(sw->getCondition());
     } else {
-      return true; // an exit we do not understand: assume it may wait
+      return t; // an exit we do not understand: assume it may wait
     }
   }
   // A phi's value also depends on which way the loop's branches went to reach it.
@@ -102,7 +105,7 @@ bool exitWaitsOnOthers(const llvm::Loop &loop) {
     if (!i || !loop.contains(i) || !seen.insert(i).second)
       continue;
     if (observesOthers(*i, sync))
-      return true;
+      return i;
     if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i)) {
       // Private or __local memory: follow what the loop stores there (work-item 0
       // reading a flag into a __local variable for the whole group is the common
@@ -130,6 +133,45 @@ bool exitWaitsOnOthers(const llvm::Loop &loop) {
     }
     for (const llvm::Use &op : i->operands())
       work.push_back(op.get());
+  }
+  return nullptr;
+}
+
+// Does some exit of `loop` come by itself, whatever memory it reads? An exit taken
+// once a counter of the loop (an induction variable with a constant step) passes a
+// bound -- `for (i = 0; i < p->count; i += 16)` -- does, even when the bound is
+// re-read from shared memory each iteration (a seq_cst atomic in the loop keeps LLVM
+// from hoisting the load, so ScalarEvolution cannot count the trips): another group
+// changing the bound may make the loop longer, but never makes it wait.
+bool exitsByItself(const llvm::Loop &loop, llvm::ScalarEvolution &scev) {
+  llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+  loop.getExitingBlocks(exiting);
+  for (llvm::BasicBlock *bb : exiting) {
+    auto *br = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator());
+    auto *cmp = br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition())
+                                          : nullptr;
+    if (!cmp || !cmp->isRelational())
+      continue;
+    // The predicate under which the loop goes on, counter on the left.
+    llvm::CmpInst::Predicate stay = loop.contains(br->getSuccessor(0))
+                                        ? cmp->getPredicate()
+                                        : cmp->getInversePredicate();
+    const llvm::SCEV *counter = scev.getSCEV(cmp->getOperand(0));
+    if (!llvm::isa<llvm::SCEVAddRecExpr>(counter)) {
+      counter = scev.getSCEV(cmp->getOperand(1));
+      stay = llvm::CmpInst::getSwappedPredicate(stay);
+    }
+    auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(counter);
+    if (!rec || rec->getLoop() != &loop || !rec->isAffine())
+      continue;
+    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(scev));
+    if (!step || step->getValue()->isZero())
+      continue;
+    // Counting up, the loop must stay only while below the bound; down, while above.
+    bool up = step->getAPInt().isStrictlyPositive();
+    if (up ? llvm::ICmpInst::isLT(stay) || llvm::ICmpInst::isLE(stay)
+           : llvm::ICmpInst::isGT(stay) || llvm::ICmpInst::isGE(stay))
+      return true;
   }
   return false;
 }
@@ -204,12 +246,15 @@ bool isSharedVolatile(const llvm::Instruction &i) {
 SpinLoops::SpinLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev)
     : loops_(loops) {
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-    if (!exitWaitsOnOthers(*loop))
+    const llvm::Instruction *why = exitWaitsOnOthers(*loop);
+    if (!why)
       continue;
     // A loop LLVM can bound (some exit with a computable count) ends by itself.
-    if (!llvm::isa<llvm::SCEVCouldNotCompute>(scev.getSymbolicMaxBackedgeTakenCount(loop)))
+    if (!llvm::isa<llvm::SCEVCouldNotCompute>(scev.getSymbolicMaxBackedgeTakenCount(loop)) ||
+        exitsByItself(*loop, scev))
       continue;
     spinning_.insert(loop);
+    reasons_.push_back({loop, why});
   }
 }
 

@@ -3,8 +3,10 @@
 // A loop *may spin* (wait on another work-group) when an exit condition depends on
 // memory another group can write, read inside the loop -- an atomic or volatile load
 // of global (or generic) memory, the result of an atomic read-modify-write, or a plain
-// global load in a loop that synchronises (contains an atomic or a fence) -- and LLVM
-// cannot bound its trip count. Delay loops (`for (i = 0; i < n; ++i) sink++;`),
+// global load in a loop that synchronises (contains an atomic or a fence) -- and no
+// exit comes by itself: LLVM cannot bound its trip count, and no exit is a counter of
+// the loop passing a bound (`for (i = 0; i < p->count; i += 16)` ends by itself even
+// when p->count is re-read from global memory every iteration). Delay loops (`for (i = 0; i < n; ++i) sink++;`),
 // bounded polls (`for (i = 0; i < 4000; ++i) if (flag) break;`) and loops over
 // private or __local state never wait on another group: they get no loop poll, and
 // the scheduler counts a work-group running them as making progress.
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
 
 namespace llvm {
 class Instruction;
@@ -46,10 +49,17 @@ public:
   bool spins(const llvm::Loop *loop) const { return spinning_.count(loop) != 0; }
   // Is `i` inside a loop that may spin (reaching it again means waiting)?
   bool waitingAt(const llvm::Instruction &i) const;
+  // Each loop that may spin, with the instruction its exit waits on (FIBERCL_DEBUG=yields).
+  struct Reason {
+    const llvm::Loop *loop;
+    const llvm::Instruction *waitsOn;
+  };
+  const llvm::SmallVector<Reason, 4> &reasons() const { return reasons_; }
 
 private:
   llvm::LoopInfo &loops_;
   llvm::SmallPtrSet<const llvm::Loop *, 8> spinning_;
+  llvm::SmallVector<Reason, 4> reasons_;
 };
 
 } // namespace fibercl::compiler

@@ -6,6 +6,7 @@
 // scheduler tells groups that wait (at a yield point inside a loop that may spin, with
 // no write since) from groups that make progress by it. Which loops may spin and which
 // memory is shared: spin_loops.hpp.
+#include "debug.hpp"
 #include "passes.hpp"
 #include "spin_loops.hpp"
 
@@ -16,6 +17,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <cstddef>
@@ -162,6 +164,32 @@ SiteInfo::Kind kindOf(const llvm::Instruction &i, bool atomic) {
   return writes ? SiteInfo::Kind::VolatileWrite : SiteInfo::Kind::VolatileRead;
 }
 
+// "file:line" of `i`, or its function's name when it has no location.
+std::string whereIs(const llvm::Instruction &i) {
+  if (const llvm::DILocation *loc = i.getDebugLoc().get())
+    return (loc->getFilename() + ":" + llvm::Twine(loc->getLine())).str();
+  return ("in " + i.getFunction()->getName()).str();
+}
+
+// FIBERCL_DEBUG=yields: why a kernel runs under the scheduler (a kernel with yield
+// points but no loop that may spin runs its groups to completion at full speed).
+void reportYields(const llvm::Function &body, const SpinLoops &spin) {
+  llvm::StringRef name = body.getFnAttribute(kKernelAttr).getValueAsString();
+  llvm::errs() << "FiberCL: kernel '" << name << "': yield points; ";
+  if (spin.empty()) {
+    llvm::errs() << "no loop may wait for another group\n";
+    return;
+  }
+  llvm::errs() << spin.reasons().size() << " loop(s) may wait for another group:";
+  for (const SpinLoops::Reason &r : spin.reasons()) {
+    llvm::errs() << " loop at " << whereIs(*r.loop->getHeader()->getFirstNonPHI())
+                 << " exits on '";
+    r.waitsOn->print(llvm::errs());
+    llvm::errs() << "' (" << whereIs(*r.waitsOn) << ");";
+  }
+  llvm::errs() << "\n";
+}
+
 } // namespace
 
 llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &mam) {
@@ -234,6 +262,8 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
     for (llvm::Instruction *terminator : latches)
       inserter.poll(terminator, terminator, SiteInfo::Kind::LoopPoll, true);
     body.addFnAttr(kYieldsAttr);
+    if (debugChannel("yields"))
+      reportYields(body, spin);
     if (!spin.empty())
       body.addFnAttr(kMayBlockAttr);
     fam.invalidate(body, llvm::PreservedAnalyses::none());
