@@ -36,6 +36,8 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
       "-cl-kernel-arg-info",
       // Unoptimised IR without optnone: our pipeline optimises for the host.
       "-O2", "-disable-llvm-passes",
+      // Debug info is line tables (for reports); assignment tracking only slows inlining.
+      "-fexperimental-assignment-tracking=disabled",
       "-resource-dir", FIBERCL_CLANG_RESOURCE_DIR,
       "-internal-isystem", FIBERCL_CLANG_RESOURCE_DIR "/include",
       "-ffp-contract=on",

@@ -214,7 +214,13 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(SafeIntegerDivisionPass());             // 3
     mpm.addPass(KernelBodyPass());
     mpm.addPass(InlinePreparationPass());
+    // Functions no kernel calls (most of a library such as hashcat's inc_*.cl) are
+    // dropped before everything is inlined into everything that calls it.
+    mpm.addPass(llvm::GlobalDCEPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+  });
+  buildPhaseDone("inline");
+  runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(WorkItemMarkersPass(sites));            // 4
     mpm.addPass(CooperativePass(sites));
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));

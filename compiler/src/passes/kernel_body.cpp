@@ -44,8 +44,12 @@ llvm::PreservedAnalyses KernelBodyPass::run(llvm::Module &m, llvm::ModuleAnalysi
                                      k->getFunctionType()->param_end());
     params.insert(params.end(), {ptr, i32, i32, i32});
     auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
-    auto *body = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+    // External until the work-group functions that call it exist: the dead-function
+    // elimination before inlining (pipeline.cpp) keeps it; everything but the
+    // work-group functions is internalised after.
+    auto *body = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                         bodyName(k->getName()), m);
+    body->setDSOLocal(true); // as an internal function is (its clones become internal)
     body->addFnAttr(kKernelAttr, k->getName());
     // The caller (work-group function) owns these; nothing else aliases them.
     unsigned n = k->arg_size();
