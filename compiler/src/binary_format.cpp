@@ -7,7 +7,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 6; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier regions
+constexpr uint32_t kFormatVersion = 7; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier regions; 7: small-code-model objects
 constexpr uint32_t kLLVMMajor = 19;
 
 class Writer {

@@ -19,6 +19,12 @@ void initializeNativeTarget() {
   });
 }
 
+void configureHostCodegen(llvm::orc::JITTargetMachineBuilder &builder) {
+  builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder.setCodeModel(llvm::CodeModel::Small);
+  builder.setRelocationModel(llvm::Reloc::PIC_);
+}
+
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
   initializeNativeTarget();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -26,7 +32,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
     llvm::consumeError(jtmb.takeError());
     return nullptr;
   }
-  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  configureHostCodegen(*jtmb);
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
     llvm::consumeError(tm.takeError());

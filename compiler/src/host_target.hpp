@@ -5,6 +5,9 @@
 
 namespace llvm {
 class TargetMachine;
+namespace orc {
+class JITTargetMachineBuilder;
+} // namespace orc
 } // namespace llvm
 
 namespace fibercl::compiler {
@@ -14,6 +17,12 @@ void initializeNativeTarget();
 
 // The host's target machine; nullptr if the host is unsupported.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine();
+
+// How kernels are compiled for the host, for the target machine above and the JIT's:
+// aggressive optimisation; small code model, position-independent (constants and
+// branches PC-relative; JITLink reaches the host functions through stubs). The JIT's
+// default large code model loaded every constant through a 64-bit absolute address.
+void configureHostCodegen(llvm::orc::JITTargetMachineBuilder &builder);
 
 } // namespace fibercl::compiler
 

@@ -53,7 +53,7 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
     error = llvm::toString(jtmb.takeError());
     return nullptr;
   }
-  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  configureHostCodegen(*jtmb);
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
     error = llvm::toString(jit.takeError());
