@@ -3,7 +3,7 @@
 # (cold run minus warm run, wall time). Usage: bench/hashcat.sh [mode...] (default: 0 1400 1700 500)
 # Needs build/fibercl.icd (ninja -C build) and Debian's hashcat and pocl-opencl-icd.
 set -eu
-command -v hashcat >/dev/null || apt-get install -y hashcat pocl-opencl-icd >/dev/null
+{ command -v hashcat && [ -e /etc/OpenCL/vendors/pocl.icd ]; } >/dev/null || apt-get install -y hashcat pocl-opencl-icd >/dev/null
 root=$(cd "$(dirname "$0")/.." && pwd)
 modes=${*:-0 1400 1700 500}
 now() { date +%s.%N; }

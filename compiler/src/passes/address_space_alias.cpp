@@ -10,8 +10,10 @@
 // two more scopes; the uniform values' two copies (one read, one written in a round)
 // are told apart per inlined region (roundScopes).
 #include "passes.hpp"
+#include "spin_loops.hpp"
 
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -21,19 +23,13 @@
 namespace fibercl::compiler {
 namespace {
 
-constexpr unsigned kConstantAddressSpace = 2;
-
-// The address space of the memory `i` accesses, or ~0u if it is not a plain access.
+// The address space of the memory `i` accesses, or ~0u if it is not a plain access
+// (memory intrinsics touch two pointers and are left untagged).
 unsigned accessedAddressSpace(const llvm::Instruction &i) {
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
-    return load->getPointerAddressSpace();
-  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i))
-    return store->getPointerAddressSpace();
-  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
-    return rmw->getPointerAddressSpace();
-  if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
-    return cas->getPointerAddressSpace();
-  return ~0u;
+  const llvm::Value *pointer = accessedPointer(i);
+  if (!pointer || llvm::isa<llvm::AnyMemIntrinsic>(i))
+    return ~0u;
+  return pointer->getType()->getPointerAddressSpace();
 }
 
 void addScopes(llvm::Instruction &i, llvm::MDNode *scope, llvm::MDNode *notScope) {

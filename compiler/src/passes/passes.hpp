@@ -29,7 +29,9 @@ std::string itemName(llvm::StringRef kernel);
 std::string workGroupName(llvm::StringRef kernel);
 
 // Clang's SPIR-like address spaces (-ffake-address-space-map).
+inline constexpr unsigned kPrivateAddressSpace = 0;
 inline constexpr unsigned kGlobalAddressSpace = 1;
+inline constexpr unsigned kConstantAddressSpace = 2;
 inline constexpr unsigned kLocalAddressSpace = 3;
 
 // Named metadata of an executable's IR: bytes of its global-address-space variables.
@@ -83,6 +85,10 @@ struct SiteTable {
 // primitives library's waiting functions): their names and texts, read before inlining;
 // the module's annotation list is dropped.
 void readProgressAnnotations(llvm::Module &m, SiteTable &sites);
+
+// The file a location is in, as reports name it: "<source>" or an included header's
+// name (the frontend's virtual directory stripped).
+std::string sourceFileOf(const llvm::DILocation &loc);
 
 // Returns the body of kernel `name`, or nullptr.
 llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);

@@ -12,6 +12,12 @@
 
 namespace fibercl::compiler {
 
+std::string sourceFileOf(const llvm::DILocation &loc) {
+  std::string file = loc.getFilename().str();
+  std::string dir = std::string(kVirtualSourceDir) + "/";
+  return file.rfind(dir, 0) == 0 ? file.substr(dir.size()) : file;
+}
+
 uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at,
                         SiteInfo::Kind kind, bool waiting) {
   SiteInfo site;
@@ -21,10 +27,7 @@ uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at,
   if (at) {
     if (const llvm::DILocation *loc = at->getDebugLoc().get()) {
       site.line = loc->getLine();
-      site.file = loc->getFilename().str();
-      std::string dir = std::string(kVirtualSourceDir) + "/";
-      if (site.file.rfind(dir, 0) == 0)
-        site.file = site.file.substr(dir.size()); // "<source>" or a header's name
+      site.file = sourceFileOf(*loc);
       if (const llvm::DISubprogram *sp = loc->getScope()->getSubprogram()) {
         site.function = sp->getName().str();
         auto p = progressOf.find(site.function);

@@ -17,9 +17,6 @@
 namespace fibercl::compiler {
 namespace {
 
-constexpr unsigned kPrivateAddressSpace = 0;
-constexpr unsigned kConstantAddressSpace = 2;
-
 bool isFence(const llvm::Instruction &i) { return llvm::isa<llvm::FenceInst>(i); }
 
 // Does `i` read memory that another work-group may be changing while this loop runs?

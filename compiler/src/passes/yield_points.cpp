@@ -12,6 +12,7 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -167,7 +168,7 @@ SiteInfo::Kind kindOf(const llvm::Instruction &i, bool atomic) {
 // "file:line" of `i`, or its function's name when it has no location.
 std::string whereIs(const llvm::Instruction &i) {
   if (const llvm::DILocation *loc = i.getDebugLoc().get())
-    return (loc->getFilename() + ":" + llvm::Twine(loc->getLine())).str();
+    return sourceFileOf(*loc) + ":" + std::to_string(loc->getLine());
   return ("in " + i.getFunction()->getName()).str();
 }
 
