@@ -27,7 +27,8 @@
 //     regions' frames never overlap; everything but the entry points is internalised,
 //     host CPU attributes are set,
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
-//     needs its cost model).
+//     needs its cost model). Just before its loop vectoriser, work-item loops with
+//     loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
 #include "pipeline.hpp"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -177,6 +178,11 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (optimise)
+    pb.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+          fpm.addPass(MaskedWorkItemVectorizerPass());
+        });
   if (optimise && debugChannel("vectorize"))
     m.getContext().setDiagnosticHandler(std::make_unique<VectorizeRemarks>());
   llvm::ModulePassManager mpm;

@@ -37,6 +37,9 @@ inline constexpr unsigned kLocalAddressSpace = 3;
 // Named metadata of an executable's IR: bytes of its global-address-space variables.
 inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_variable_bytes";
 
+// Loop metadata naming a loop over a work-group's work-items in x (work_item_loop.cpp),
+// for MaskedWorkItemVectorizerPass.
+inline constexpr const char *kWorkItemLoopMetadata = "fibercl.work_item_loop";
 // Metadata on the loads and stores of barrier regions' frames (AddressSpaceAliasPass).
 inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
 
@@ -181,6 +184,12 @@ struct AddressSpaceAliasPass : llvm::PassInfoMixin<AddressSpaceAliasPass> {
 // kernels.
 struct WorkGroupFunctionPass : llvm::PassInfoMixin<WorkGroupFunctionPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// SIMD across work-items for work-item loops with loops inside (masked_vectorizer.cpp):
+// runs in LLVM's O3 pipeline just before its loop vectoriser, which takes the rest.
+struct MaskedWorkItemVectorizerPass : llvm::PassInfoMixin<MaskedWorkItemVectorizerPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
 
 } // namespace fibercl::compiler

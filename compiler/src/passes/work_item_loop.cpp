@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
 
 #include "fibercl/kernel_abi.h"
 #include "passes.hpp"
@@ -102,7 +103,12 @@ std::vector<llvm::Value *> emitWorkItemLoop(
   llvm::Value *xNext = b.CreateNUWAdd(x[0], b.getInt32(1), "x.next");
   llvm::Value *indexNext = b.CreateNUWAdd(x[1], b.getInt64(1), "index.next");
   next.insert(next.begin(), indexNext);
-  b.CreateCondBr(b.CreateICmpULT(xNext, size[0]), xLoop, yLatch);
+  llvm::BranchInst *xBack = b.CreateCondBr(b.CreateICmpULT(xNext, size[0]), xLoop, yLatch);
+  // Named for MaskedWorkItemVectorizerPass (a distinct loop id refers to itself).
+  llvm::MDNode *marker = llvm::MDNode::get(c, llvm::MDString::get(c, kWorkItemLoopMetadata));
+  llvm::MDNode *loopId = llvm::MDNode::getDistinct(c, {nullptr, marker});
+  loopId->replaceOperandWith(0, loopId);
+  xBack->setMetadata(llvm::LLVMContext::MD_loop, loopId);
 
   b.SetInsertPoint(yLatch);
   llvm::Value *yNext = b.CreateNUWAdd(y[0], b.getInt32(1), "y.next");
