@@ -26,11 +26,13 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -94,18 +96,24 @@ void nameLike(llvm::Value *v, const llvm::Value &original) {
     v->setName(original.getName());
 }
 
-bool isDivision(unsigned opcode) {
-  return opcode == llvm::Instruction::UDiv || opcode == llvm::Instruction::SDiv ||
-         opcode == llvm::Instruction::URem || opcode == llvm::Instruction::SRem;
+// A division whose divisor may trap for a lane that should not have run it (a
+// constant divisor that is neither 0 nor -1 cannot; x86 divides vectors by a
+// non-constant one lane by lane anyway).
+bool needsSafeDivisor(const llvm::Instruction &i) {
+  unsigned opcode = i.getOpcode();
+  bool isSigned = opcode == llvm::Instruction::SDiv || opcode == llvm::Instruction::SRem;
+  if (!isSigned && opcode != llvm::Instruction::UDiv && opcode != llvm::Instruction::URem)
+    return false;
+  auto *divisor = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
+  return !divisor || divisor->isZero() || (isSigned && divisor->isMinusOne());
 }
 
 class MaskedLoopVectorizer {
 public:
   MaskedLoopVectorizer(llvm::Loop &loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators,
-                       llvm::PostDominatorTree &postDominators, llvm::ScalarEvolution &scev,
-                       const llvm::TargetLibraryInfo &libraryInfo, unsigned lanes)
-      : loop_(loop), loops_(loops), dominators_(dominators), postDominators_(postDominators),
-        scev_(scev), libraryInfo_(libraryInfo), lanes_(lanes),
+                       llvm::ScalarEvolution &scev, const llvm::TargetLibraryInfo &libraryInfo,
+                       unsigned lanes)
+      : loop_(loop), loops_(loops), dominators_(dominators), scev_(scev), libraryInfo_(libraryInfo), lanes_(lanes),
         b_(loop.getHeader()->getContext()) {}
 
   // Empty if the loop can be vectorised, else why not.
@@ -116,6 +124,7 @@ public:
 
 private:
   std::string checkInstruction(const llvm::Instruction &i) const;
+  bool usesPrivateMemory() const;
   bool order(llvm::Loop *level, std::vector<llvm::BasicBlock *> &nodes);
   llvm::Loop *childLoopAt(llvm::Loop *level, llvm::BasicBlock *block) const;
 
@@ -144,7 +153,7 @@ private:
   llvm::Loop &loop_;
   llvm::LoopInfo &loops_;
   llvm::DominatorTree &dominators_;
-  llvm::PostDominatorTree &postDominators_;
+  llvm::PostDominatorTree postDominators_; // after check() has simplified the loops
   llvm::ScalarEvolution &scev_;
   const llvm::TargetLibraryInfo &libraryInfo_;
   unsigned lanes_;
@@ -153,6 +162,10 @@ private:
   std::map<llvm::Loop *, std::vector<llvm::BasicBlock *>> order_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> map_;
   bool changedIR_ = false;
+  // Found by check(): the work-item loop's induction steps, and the accesses where
+  // consecutive work-items touch consecutive elements.
+  llvm::DenseMap<llvm::PHINode *, llvm::APInt> steps_;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> consecutive_;
 };
 
 llvm::Loop *MaskedLoopVectorizer::childLoopAt(llvm::Loop *level, llvm::BasicBlock *block) const {
@@ -257,14 +270,56 @@ std::string MaskedLoopVectorizer::checkInstruction(const llvm::Instruction &i) c
   return std::string("an instruction it does not widen (") + i.getOpcodeName() + ")";
 }
 
+// Private arrays are allocated once per work-group function, before the work-item
+// loop: every lane would share one copy.
+bool MaskedLoopVectorizer::usesPrivateMemory() const {
+  llvm::Function &f = *loop_.getHeader()->getParent();
+  std::vector<const llvm::Value *> work;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (llvm::isa<llvm::AllocaInst>(i))
+      work.push_back(&i);
+  llvm::SmallPtrSet<const llvm::Value *, 16> seen;
+  while (!work.empty()) {
+    const llvm::Value *v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    for (const llvm::User *u : v->users()) {
+      auto *i = llvm::dyn_cast<llvm::Instruction>(u);
+      if (!i || isDroppedIntrinsic(*i))
+        continue;
+      if (loop_.contains(i))
+        return true;
+      // Its address kept in memory or given to a call: it may be reached in the loop.
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i); store && store->getValueOperand() == v)
+        return true;
+      if (llvm::isa<llvm::CallBase>(i))
+        return true;
+      if (i->getType()->isPointerTy())
+        work.push_back(i);
+    }
+  }
+  return false;
+}
+
 std::string MaskedLoopVectorizer::check() {
+  if (!loop_.isLoopSimplifyForm())
+    changedIR_ |= llvm::simplifyLoop(&loop_, &dominators_, &loops_, &scev_, nullptr, nullptr,
+                                     /*PreserveLCSSA=*/false);
   llvm::BasicBlock *latch = loop_.getLoopLatch();
-  if (!loop_.isLoopSimplifyForm() || !latch || loop_.getExitingBlock() != latch ||
-      !loop_.getExitBlock())
+  if (!loop_.isLoopSimplifyForm())
     return "the work-item loop is not in simplified form";
+  if (!latch || loop_.getExitingBlock() != latch || !loop_.getExitBlock())
+    return "the work-item loop has exits besides its latch";
   auto *latchBranch = llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator());
   if (!latchBranch || !latchBranch->isConditional())
     return "the work-item loop is not in simplified form";
+  // Inner loops need a preheader, one latch and exits of their own (the passes before
+  // may have folded them away).
+  for (llvm::Loop *inner : loop_.getLoopsInPreorder())
+    if (inner != &loop_ && !inner->isLoopSimplifyForm())
+      changedIR_ |= llvm::simplifyLoop(inner, &dominators_, &loops_, &scev_, nullptr, nullptr,
+                                       /*PreserveLCSSA=*/false);
   for (llvm::Loop *inner : loop_.getLoopsInPreorder())
     if (!inner->isLoopSimplifyForm() || loops_.getLoopFor(inner->getLoopLatch()) != inner)
       return "an inner loop is not in simplified form";
@@ -288,10 +343,28 @@ std::string MaskedLoopVectorizer::check() {
     for (llvm::Instruction &i : *block)
       if (std::string why = checkInstruction(i); !why.empty())
         return why;
+  if (usesPrivateMemory())
+    return "a private array or variable in memory";
+  // ScalarEvolution is asked now: it cannot follow the loop once vectorise() starts
+  // changing it.
+  for (llvm::PHINode &phi : loop_.getHeader()->phis())
+    steps_[&phi] = llvm::cast<llvm::SCEVConstant>(
+                       llvm::cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(&phi))->getStepRecurrence(scev_))
+                       ->getAPInt();
+  for (llvm::BasicBlock *block : loop_.blocks())
+    for (llvm::Instruction &i : *block)
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+        if (isConsecutive(load->getPointerOperand(), load->getType()))
+          consecutive_.insert(&i);
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+        if (isConsecutive(store->getPointerOperand(), store->getValueOperand()->getType()))
+          consecutive_.insert(&i);
+      }
   std::vector<llvm::BasicBlock *> top;
   if (!order(&loop_, top))
     return "irreducible control flow";
 
+  postDominators_.recalculate(*loop_.getHeader()->getParent());
   divergence_ = std::make_unique<WorkItemDivergence>(loop_, loops_, postDominators_);
   return "";
 }
@@ -429,7 +502,7 @@ void MaskedLoopVectorizer::emitMemory(llvm::Instruction &i, llvm::Value *mask,
     // the work-items run in order (scatters write lanes in order).
     made = b_.CreateMaskedScatter(vec(store->getValueOperand()),
                                   b_.CreateVectorSplat(lanes_, get(pointer)), align, mask);
-  } else if (isConsecutive(pointer, element)) {
+  } else if (consecutive_.contains(&i)) {
     llvm::Value *first = b_.CreateExtractElement(get(pointer), uint64_t(0));
     if (load)
       made = b_.CreateMaskedLoad(widened(element), first, align, mask);
@@ -464,7 +537,7 @@ void MaskedLoopVectorizer::emitInstruction(llvm::Instruction &i, llvm::Value *ma
   for (llvm::Use &op : copy->operands())
     op.set(get(op.get()));
   // A division no active lane reaches must not trap on the divisor it sees.
-  if (isDivision(i.getOpcode()) && !alwaysExecuted)
+  if (needsSafeDivisor(i) && !alwaysExecuted)
     copy->setOperand(1, b_.CreateSelect(any(mask), copy->getOperand(1),
                                         llvm::ConstantInt::get(i.getType(), 1)));
   b_.Insert(copy, i.getName());
@@ -475,7 +548,7 @@ void MaskedLoopVectorizer::emitVaryingInstruction(llvm::Instruction &i, llvm::Va
   llvm::Value *v = nullptr;
   if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
     llvm::Value *rhs = vec(bin->getOperand(1));
-    if (isDivision(bin->getOpcode())) // inactive lanes divide by 1
+    if (needsSafeDivisor(*bin)) // inactive lanes divide by 1
       rhs = b_.CreateSelect(mask, rhs, llvm::ConstantInt::get(rhs->getType(), 1));
     v = b_.CreateBinOp(bin->getOpcode(), vec(bin->getOperand(0)), rhs);
   } else if (auto *un = llvm::dyn_cast<llvm::UnaryOperator>(&i)) {
@@ -726,8 +799,7 @@ void MaskedLoopVectorizer::vectorise() {
   llvm::Value *lane = b_.CreateAdd(b_.CreateVectorSplat(lanes_, first), laneVector, "item.lanes");
   llvm::Value *mask = b_.CreateICmpULT(lane, itemsSplat, "items.active");
   for (llvm::PHINode &phi : loop_.getHeader()->phis()) {
-    auto *rec = llvm::cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(&phi));
-    const llvm::APInt &step = llvm::cast<llvm::SCEVConstant>(rec->getStepRecurrence(scev_))->getAPInt();
+    const llvm::APInt &step = steps_[&phi];
     llvm::Type *t = phi.getType();
     llvm::Value *start = phi.getIncomingValueForBlock(preheader);
     llvm::Value *offset = b_.CreateMul(b_.CreateZExtOrTrunc(lane, widened(t)),
@@ -788,7 +860,6 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
                                                               {kWorkItemLoopMetadata}, {}));
     unsigned lanes = lanesFor(*candidate, fam.getResult<llvm::TargetIRAnalysis>(f));
     MaskedLoopVectorizer v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                           fam.getResult<llvm::PostDominatorTreeAnalysis>(f),
                            fam.getResult<llvm::ScalarEvolutionAnalysis>(f),
                            fam.getResult<llvm::TargetLibraryAnalysis>(f), lanes);
     std::string why = lanes < 2 ? "no vector registers" : v.check();
