@@ -823,12 +823,14 @@ void MaskedLoopVectorizer::vectorise() {
     block->eraseFromParent();
 }
 
-// Lanes for the widest scalar in the loop: a vector register's worth.
+// A vector register's worth of the widest floating-point or 32-bit value in the loop.
+// 64-bit integers (sizes and indices: get_global_id is a size_t) do not count: they take
+// two registers.
 unsigned lanesFor(const llvm::Loop &loop, const llvm::TargetTransformInfo &tti) {
   unsigned widest = 32;
   for (llvm::BasicBlock *block : loop.blocks())
     for (llvm::Instruction &i : *block)
-      if (i.getType()->isIntegerTy() || i.getType()->isFloatingPointTy())
+      if (i.getType()->isFloatingPointTy())
         widest = std::max<unsigned>(widest, i.getType()->getPrimitiveSizeInBits());
   unsigned bits = tti.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                       .getFixedValue();
