@@ -605,17 +605,19 @@ void MaskedLoopVectorizer::emitBlock(llvm::Loop *level, llvm::BasicBlock *block,
     } else {
       llvm::Value *c = br->getCondition();
       llvm::Value *lanes = varying(c) ? vec(c) : b_.CreateVectorSplat(lanes_, get(c));
-      taken.push_back({br->getSuccessor(0), b_.CreateAnd(mask, lanes)});
-      taken.push_back({br->getSuccessor(1), b_.CreateAnd(mask, b_.CreateNot(lanes))});
+      // Logical ands: an inactive lane's condition may be poison (it computed on
+      // whatever it had), its mask bit must still be false.
+      taken.push_back({br->getSuccessor(0), b_.CreateLogicalAnd(mask, lanes)});
+      taken.push_back({br->getSuccessor(1), b_.CreateLogicalAnd(mask, b_.CreateNot(lanes))});
     }
   } else {
     auto *sw = llvm::cast<llvm::SwitchInst>(term);
     llvm::Value *c = vec(sw->getCondition());
     llvm::Value *rest = mask;
     for (auto &kase : sw->cases()) {
-      llvm::Value *hit = b_.CreateAnd(mask, b_.CreateICmpEQ(c, vec(kase.getCaseValue())));
+      llvm::Value *hit = b_.CreateLogicalAnd(mask, b_.CreateICmpEQ(c, vec(kase.getCaseValue())));
       taken.push_back({kase.getCaseSuccessor(), hit});
-      rest = b_.CreateAnd(rest, b_.CreateNot(hit));
+      rest = b_.CreateLogicalAnd(rest, b_.CreateNot(hit));
     }
     taken.push_back({sw->getDefaultDest(), rest});
   }
