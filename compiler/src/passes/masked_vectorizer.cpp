@@ -36,6 +36,7 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,7 +49,7 @@ namespace {
 
 // Lanes moving along a CFG edge, and the values they bring to the target's phis.
 struct Edge {
-  llvm::Value *mask;
+  llvm::Value *mask = nullptr;
   llvm::DenseMap<llvm::PHINode *, llvm::Value *> values;
 };
 
@@ -119,7 +120,7 @@ public:
   // Empty if the loop can be vectorised, else why not.
   std::string check();
   void vectorise();
-  // check() may have put the loop in LCSSA form.
+  // check() may have put the loops in simplified or LCSSA form.
   bool changedIR() const { return changedIR_; }
 
 private:
@@ -129,7 +130,9 @@ private:
   llvm::Loop *childLoopAt(llvm::Loop *level, llvm::BasicBlock *block) const;
 
   void emitLevel(llvm::Loop *level, llvm::Value *entryMask, LevelResult &out);
-  std::map<llvm::BasicBlock *, Edge> emitInnerLoop(llvm::Loop *inner, std::vector<Edge> &entries);
+  // Returns, per exit block (in LoopInfo's order), the lanes that left by it.
+  std::vector<std::pair<llvm::BasicBlock *, Edge>> emitInnerLoop(llvm::Loop *inner,
+                                                                  std::vector<Edge> &entries);
   void emitBlock(llvm::Loop *level, llvm::BasicBlock *block, llvm::Value *mask,
                  std::map<llvm::BasicBlock *, std::vector<Edge>> &incoming, LevelResult &out);
   void emitInstruction(llvm::Instruction &i, llvm::Value *mask, bool alwaysExecuted);
@@ -630,7 +633,8 @@ void MaskedLoopVectorizer::emitBlock(llvm::Loop *level, llvm::BasicBlock *block,
     bySuccessor[succ] = orMask(bySuccessor[succ], m);
   }
   for (llvm::BasicBlock *succ : successors) {
-    Edge e{bySuccessor[succ], {}};
+    Edge e;
+    e.mask = bySuccessor[succ];
     for (llvm::PHINode &phi : succ->phis())
       e.values[&phi] = get(phi.getIncomingValueForBlock(block));
     if (succ == level->getHeader()) {
@@ -670,8 +674,8 @@ void MaskedLoopVectorizer::emitLevel(llvm::Loop *level, llvm::Value *entryMask,
 
 // An inner loop: repeated while any lane takes its back edge; each exit collects the
 // lanes that left by it and the values they took along.
-std::map<llvm::BasicBlock *, Edge> MaskedLoopVectorizer::emitInnerLoop(llvm::Loop *inner,
-                                                                       std::vector<Edge> &entries) {
+std::vector<std::pair<llvm::BasicBlock *, Edge>>
+MaskedLoopVectorizer::emitInnerLoop(llvm::Loop *inner, std::vector<Edge> &entries) {
   llvm::LLVMContext &c = b_.getContext();
   llvm::Function *f = b_.GetInsertBlock()->getParent();
   llvm::Value *entryMask = nullptr;
@@ -719,12 +723,13 @@ std::map<llvm::BasicBlock *, Edge> MaskedLoopVectorizer::emitInnerLoop(llvm::Loo
     Collected &col = collected[exit];
     llvm::Value *mask = col.mask;
     llvm::DenseMap<llvm::PHINode *, llvm::Value *> values;
-    for (auto &[phi, acc] : col.values)
-      values[phi] = acc;
+    for (llvm::PHINode &phi : exit->phis())
+      values[&phi] = col.values[&phi];
     for (Edge &e : body.exits[exit]) {
       mask = b_.CreateOr(mask, e.mask);
-      for (auto &[phi, acc] : values) {
-        llvm::Value *v = e.values.lookup(phi);
+      for (llvm::PHINode &phi : exit->phis()) { // in block order: reproducible builds
+        llvm::Value *&acc = values[&phi];
+        llvm::Value *v = e.values.lookup(&phi);
         if (acc->getType()->isVectorTy()) {
           if (!v->getType()->isVectorTy())
             v = b_.CreateVectorSplat(lanes_, v);
@@ -748,26 +753,27 @@ std::map<llvm::BasicBlock *, Edge> MaskedLoopVectorizer::emitInnerLoop(llvm::Loo
   }
   for (llvm::BasicBlock *exit : exitBlocks) {
     collected[exit].mask->addIncoming(now[exit].first, end);
-    for (auto &[phi, acc] : collected[exit].values)
-      acc->addIncoming(now[exit].second[phi], end);
+    for (llvm::PHINode &phi : exit->phis())
+      collected[exit].values[&phi]->addIncoming(now[exit].second[&phi], end);
   }
   b_.CreateCondBr(any(again), header, after);
 
   b_.SetInsertPoint(after);
-  std::map<llvm::BasicBlock *, Edge> result;
+  std::vector<std::pair<llvm::BasicBlock *, Edge>> result;
   for (llvm::BasicBlock *exit : exitBlocks) {
     Edge e;
     llvm::PHINode *mask = b_.CreatePHI(maskType, 2, "lanes.out");
     mask->addIncoming(noLanes(), before);
     mask->addIncoming(now[exit].first, end);
     e.mask = mask;
-    for (auto &[phi, v] : now[exit].second) {
-      llvm::PHINode *out = b_.CreatePHI(v->getType(), 2, phi->getName());
+    for (llvm::PHINode &phi : exit->phis()) {
+      llvm::Value *v = now[exit].second[&phi];
+      llvm::PHINode *out = b_.CreatePHI(v->getType(), 2, phi.getName());
       out->addIncoming(llvm::PoisonValue::get(v->getType()), before);
       out->addIncoming(v, end);
-      e.values[phi] = out;
+      e.values[&phi] = out;
     }
-    result[exit] = std::move(e);
+    result.emplace_back(exit, std::move(e));
   }
   return result;
 }
