@@ -97,18 +97,6 @@ void nameLike(llvm::Value *v, const llvm::Value &original) {
     v->setName(original.getName());
 }
 
-// A division whose divisor may trap for a lane that should not have run it (a
-// constant divisor that is neither 0 nor -1 cannot; x86 divides vectors by a
-// non-constant one lane by lane anyway).
-bool needsSafeDivisor(const llvm::Instruction &i) {
-  unsigned opcode = i.getOpcode();
-  bool isSigned = opcode == llvm::Instruction::SDiv || opcode == llvm::Instruction::SRem;
-  if (!isSigned && opcode != llvm::Instruction::UDiv && opcode != llvm::Instruction::URem)
-    return false;
-  auto *divisor = llvm::dyn_cast<llvm::ConstantInt>(i.getOperand(1));
-  return !divisor || divisor->isZero() || (isSigned && divisor->isMinusOne());
-}
-
 class MaskedLoopVectorizer {
 public:
   MaskedLoopVectorizer(llvm::Loop &loop, llvm::LoopInfo &loops, llvm::DominatorTree &dominators,
@@ -185,36 +173,28 @@ bool MaskedLoopVectorizer::order(llvm::Loop *level, std::vector<llvm::BasicBlock
   llvm::DenseMap<llvm::BasicBlock *, int> state; // 1 on the stack, 2 done
   bool ok = true;
   std::function<void(llvm::BasicBlock *)> visit = [&](llvm::BasicBlock *node) {
-    int &s = state[node];
+    int s = state.lookup(node);
     if (s == 2)
       return;
     if (s == 1) {
       ok = false;
       return;
     }
-    s = 1;
-    std::vector<llvm::BasicBlock *> next;
-    if (loops_.getLoopFor(node) == level) {
-      if (node != level->getLoopLatch() || level != &loop_)
-        for (llvm::BasicBlock *succ : llvm::successors(node))
-          next.push_back(succ);
-    } else {
-      llvm::SmallVector<llvm::BasicBlock *, 4> exits;
-      childLoopAt(level, node)->getUniqueExitBlocks(exits);
-      next.assign(exits.begin(), exits.end());
-    }
+    state[node] = 1;
+    // A block's successors; an inner loop's exits.
+    llvm::SmallVector<llvm::BasicBlock *, 4> next;
+    if (loops_.getLoopFor(node) == level)
+      next.append(llvm::succ_begin(node), llvm::succ_end(node));
+    else
+      childLoopAt(level, node)->getUniqueExitBlocks(next);
     for (llvm::BasicBlock *succ : next) {
       if (succ == level->getHeader() || !level->contains(succ))
-        continue;
-      llvm::BasicBlock *target = succ;
-      if (loops_.getLoopFor(succ) != level) {
-        llvm::Loop *child = childLoopAt(level, succ);
-        if (child->getHeader() != succ) {
-          ok = false;
-          return;
-        }
+        continue; // the back edge, or leaving the level
+      if (loops_.getLoopFor(succ) != level && childLoopAt(level, succ)->getHeader() != succ) {
+        ok = false; // entering a loop elsewhere than at its header
+        return;
       }
-      visit(target);
+      visit(succ);
     }
     state[node] = 2;
     nodes.push_back(node);
@@ -540,7 +520,7 @@ void MaskedLoopVectorizer::emitInstruction(llvm::Instruction &i, llvm::Value *ma
   for (llvm::Use &op : copy->operands())
     op.set(get(op.get()));
   // A division no active lane reaches must not trap on the divisor it sees.
-  if (needsSafeDivisor(i) && !alwaysExecuted)
+  if (mayTrapOnDivisor(i) && !alwaysExecuted)
     copy->setOperand(1, b_.CreateSelect(any(mask), copy->getOperand(1),
                                         llvm::ConstantInt::get(i.getType(), 1)));
   b_.Insert(copy, i.getName());
@@ -551,7 +531,7 @@ void MaskedLoopVectorizer::emitVaryingInstruction(llvm::Instruction &i, llvm::Va
   llvm::Value *v = nullptr;
   if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
     llvm::Value *rhs = vec(bin->getOperand(1));
-    if (needsSafeDivisor(*bin)) // inactive lanes divide by 1
+    if (mayTrapOnDivisor(*bin)) // inactive lanes divide by 1 (safe constants stay)
       rhs = b_.CreateSelect(mask, rhs, llvm::ConstantInt::get(rhs->getType(), 1));
     v = b_.CreateBinOp(bin->getOpcode(), vec(bin->getOperand(0)), rhs);
   } else if (auto *un = llvm::dyn_cast<llvm::UnaryOperator>(&i)) {

@@ -96,6 +96,10 @@ std::string sourceFileOf(const llvm::DILocation &loc);
 // Returns the body of kernel `name`, or nullptr.
 llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
 
+// An integer division or remainder whose divisor is not a constant known to be
+// neither 0 nor (signed) -1: on x86 it may trap (SafeIntegerDivisionPass).
+bool mayTrapOnDivisor(const llvm::Instruction &i);
+
 // x86's div and idiv trap on a zero divisor and on MIN / -1, where OpenCL C only
 // leaves the result undefined (a GPU computes something and goes on). The divisor of
 // every integer division and remainder that may be one of those becomes 1 there:

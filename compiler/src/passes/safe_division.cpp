@@ -8,14 +8,9 @@
 namespace fibercl::compiler {
 namespace {
 
-bool isDivision(unsigned opcode) {
-  return opcode == llvm::Instruction::UDiv || opcode == llvm::Instruction::SDiv ||
-         opcode == llvm::Instruction::URem || opcode == llvm::Instruction::SRem;
-}
-
 // True if no element of the constant divisor `c` is 0 (nor -1 when `isSigned`).
-bool isSafeConstantDivisor(llvm::Constant *c, bool isSigned) {
-  auto safe = [&](llvm::Constant *e) {
+bool isSafeConstantDivisor(const llvm::Constant *c, bool isSigned) {
+  auto safe = [&](const llvm::Constant *e) {
     auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(e);
     return ci && !ci->isZero() && !(isSigned && ci->isMinusOne());
   };
@@ -30,23 +25,28 @@ bool isSafeConstantDivisor(llvm::Constant *c, bool isSigned) {
 
 } // namespace
 
+bool mayTrapOnDivisor(const llvm::Instruction &i) {
+  unsigned opcode = i.getOpcode();
+  bool isSigned = opcode == llvm::Instruction::SDiv || opcode == llvm::Instruction::SRem;
+  if (!isSigned && opcode != llvm::Instruction::UDiv && opcode != llvm::Instruction::URem)
+    return false;
+  auto *c = llvm::dyn_cast<llvm::Constant>(i.getOperand(1));
+  return !c || !isSafeConstantDivisor(c, isSigned);
+}
+
 llvm::PreservedAnalyses SafeIntegerDivisionPass::run(llvm::Module &m,
                                                      llvm::ModuleAnalysisManager &) {
   std::vector<llvm::BinaryOperator *> divisions;
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb)
-        if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&i))
-          if (isDivision(op->getOpcode()))
-            divisions.push_back(op);
+        if (mayTrapOnDivisor(i))
+          divisions.push_back(llvm::cast<llvm::BinaryOperator>(&i));
   bool changed = false;
   for (llvm::BinaryOperator *op : divisions) {
     bool isSigned = op->getOpcode() == llvm::Instruction::SDiv ||
                     op->getOpcode() == llvm::Instruction::SRem;
     llvm::Value *dividend = op->getOperand(0), *divisor = op->getOperand(1);
-    if (auto *c = llvm::dyn_cast<llvm::Constant>(divisor))
-      if (isSafeConstantDivisor(c, isSigned))
-        continue;
     llvm::IRBuilder<> b(op);
     llvm::Type *type = divisor->getType();
     llvm::Value *bad = b.CreateICmpEQ(divisor, llvm::Constant::getNullValue(type));
