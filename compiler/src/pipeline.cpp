@@ -181,6 +181,7 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   if (optimise)
     pb.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+          fpm.addPass(ParallelWorkItemLoopsPass());
           fpm.addPass(MaskedWorkItemVectorizerPass());
         });
   if (optimise && debugChannel("vectorize"))

@@ -40,6 +40,8 @@ llvm::PreservedAnalyses GroupAtomicsPass::run(llvm::Module &m, llvm::ModuleAnaly
       else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i))
         store->setAtomic(llvm::AtomicOrdering::NotAtomic);
     }
+    if (!atomics.empty())
+      body.addFnAttr(kSerialItemsAttr); // a lowered read-modify-write is a dependence
     changed |= !atomics.empty();
   }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();

@@ -66,6 +66,10 @@ inline constexpr const char *kMayBlockAttr = "fibercl-may-block";  // has a loop
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kRegionsAttr = "fibercl-regions"; // barriers as N regions
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
+// Its work-items pass values to each other through plain memory with no barrier in
+// between, as FiberCL compiles it (atomics on __local memory made plain, yield-point
+// counters): its work-item loops are not parallel. Copied to __fibercl_wg_K.
+inline constexpr const char *kSerialItemsAttr = "fibercl-serial-items";
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`
 // (same unit and file), so code inlined into it keeps valid source locations. Returns
@@ -188,6 +192,13 @@ struct AddressSpaceAliasPass : llvm::PassInfoMixin<AddressSpaceAliasPass> {
 // kernels.
 struct WorkGroupFunctionPass : llvm::PassInfoMixin<WorkGroupFunctionPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// Declares work-item loops parallel to LLVM's loop vectoriser (llvm.loop.parallel_accesses,
+// parallel_work_item_loops.cpp): work-items touch each other's memory only across a
+// barrier, so no dependence between them needs checking. Runs just before it.
+struct ParallelWorkItemLoopsPass : llvm::PassInfoMixin<ParallelWorkItemLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
 
 // SIMD across work-items for work-item loops with loops inside (masked_vectorizer.cpp):

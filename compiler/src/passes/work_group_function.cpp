@@ -127,6 +127,8 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
     wg->addParamAttr(1, llvm::Attribute::ReadOnly);
     wg->addParamAttr(1, llvm::Attribute::getWithAlignment(c, llvm::Align(8)));
     wg->addParamAttr(1, llvm::Attribute::getWithDereferenceableBytes(c, sizeof(fcl_group_ctx)));
+    if (body->hasFnAttribute(kSerialItemsAttr))
+      wg->addFnAttr(kSerialItemsAttr);
     llvm::DILocation *loc = giveSubprogram(*wg, body->getSubprogram());
     if (body->hasFnAttribute(kBarriersAttr))
       buildBarrierEntry(m, *wg, *body, name, loc);

@@ -263,6 +263,7 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
     for (llvm::Instruction *terminator : latches)
       inserter.poll(terminator, terminator, SiteInfo::Kind::LoopPoll, true);
     body.addFnAttr(kYieldsAttr);
+    body.addFnAttr(kSerialItemsAttr); // the countdown and progress counters
     if (debugChannel("yields"))
       reportYields(body, spin);
     if (!spin.empty())

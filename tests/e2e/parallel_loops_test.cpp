@@ -1,0 +1,220 @@
+// Work-item loops declared parallel to LLVM's loop vectoriser
+// (compiler/src/passes/parallel_work_item_loops.cpp): kernels whose accesses the
+// vectoriser cannot bound (scatters and gathers through an index buffer, local tiles)
+// are vectorised across work-items, and the dependences FiberCL itself creates between
+// work-items -- a private array shared by the iterations, atomics on __local memory
+// made plain, yield-point counters -- keep their loops serial. Every kernel is checked
+// element by element against the host, on partial vectors too.
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "cl_test.hpp"
+
+namespace fcltest {
+namespace {
+
+class ParallelLoops : public CLTest {
+ protected:
+  // Builds `src` (made unique so no cached build hides the compiler's report) with
+  // FIBERCL_DEBUG=vectorize and returns the program; `said` gets stderr.
+  cl_program buildReporting(const std::string& src, std::string& said) {
+    setenv("FIBERCL_DEBUG", "vectorize", 1);
+    testing::internal::CaptureStderr();
+    cl_program p = nullptr;
+    try {
+      p = build("// " + std::to_string(getpid()) + "-" + std::to_string(std::rand()) + "\n" +
+                src);
+    } catch (...) {
+      testing::internal::GetCapturedStderr();
+      unsetenv("FIBERCL_DEBUG");
+      throw;
+    }
+    said = testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_DEBUG");
+    return p;
+  }
+};
+
+constexpr size_t kN = 4160;  // a multiple of every local size below
+const std::vector<std::vector<size_t>> kLocalSizes = {{64}, {13}, {1}, {40}, {}};
+
+// A permutation of 0..n-1 that scatters neighbours far apart.
+std::vector<cl_uint> permutation(size_t n) {
+  std::vector<cl_uint> p(n);
+  for (size_t i = 0; i < n; ++i) p[i] = cl_uint((i * 2731 + 17) % n);  // gcd(2731, n) = 1
+  return p;
+}
+
+const char* kIndexed = R"CLC(
+kernel void scatter(global const float* in, global const uint* perm, global float* out) {
+  size_t i = get_global_id(0);
+  out[perm[i]] = in[i] * 3.0f + 1.0f;
+}
+kernel void gather(global const float* in, global const uint* perm, global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[perm[i]] - 2.0f;
+}
+// Each work-item reads back what it wrote itself: a dependence within an iteration.
+kernel void own_write(global float* io, global const uint* perm) {
+  size_t i = get_global_id(0);
+  io[perm[i]] += 1.0f;
+  io[perm[i]] = io[perm[i]] * 2.0f;
+}
+// A tile in local memory, read back transposed after a barrier (two regions).
+kernel void tile_reverse(global const float* in, global float* out, local float* tile) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tile[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[n - 1 - l] + (float)l;
+}
+)CLC";
+
+TEST_F(ParallelLoops, ScattersAndGathersAreVectorisedAcrossWorkItems) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
+  std::string said;
+  cl_program p = buildReporting(kIndexed, said);
+  for (const char* name : {"scatter", "gather"}) {
+    const std::string wanted = std::string("__fibercl_wg_") + name + ": ";
+    bool vectorised = false;
+    std::istringstream lines(said);
+    for (std::string line; std::getline(lines, line);)
+      vectorised |= line.find(wanted) != std::string::npos &&
+                    line.find("vectorized loop (vectorization width") != std::string::npos;
+    EXPECT_TRUE(vectorised) << name << ": its work-item loop was not vectorised:\n" << said;
+  }
+  (void)p;
+}
+
+TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {
+  cl_program p = build(kIndexed);
+  std::vector<cl_float> in(kN);
+  for (size_t i = 0; i < kN; ++i) in[i] = float(int(i % 977) - 400) * 0.25f;
+  std::vector<cl_uint> perm = permutation(kN);
+  cl_mem din = bufferFrom(in), dperm = bufferFrom(perm), dout = buffer(kN * sizeof(cl_float));
+  cl_kernel scatter = kernel(p, "scatter"), gather = kernel(p, "gather"),
+            ownWrite = kernel(p, "own_write"), tile = kernel(p, "tile_reverse");
+  for (const auto& local : kLocalSizes) {
+    SCOPED_TRACE("local size " + (local.empty() ? std::string("NULL") : std::to_string(local[0])));
+    setArgs(scatter, din, dperm, dout);
+    run(scatter, {kN}, local);
+    std::vector<cl_float> got = read<cl_float>(dout, kN);
+    for (size_t i = 0; i < kN; ++i)
+      ASSERT_EQ(got[perm[i]], in[i] * 3.0f + 1.0f) << "scatter, item " << i;
+
+    setArgs(gather, din, dperm, dout);
+    run(gather, {kN}, local);
+    got = read<cl_float>(dout, kN);
+    for (size_t i = 0; i < kN; ++i) ASSERT_EQ(got[i], in[perm[i]] - 2.0f) << "gather, item " << i;
+
+    write(dout, in);
+    setArgs(ownWrite, dout, dperm);
+    run(ownWrite, {kN}, local);
+    got = read<cl_float>(dout, kN);
+    for (size_t i = 0; i < kN; ++i)
+      ASSERT_EQ(got[i], (in[i] + 1.0f) * 2.0f) << "own_write, element " << i;
+
+    if (local.empty()) continue;  // the tile's size is the local size
+    size_t n = local[0];
+    setArgs(tile, din, dout, Local{n * sizeof(cl_float)});
+    run(tile, {kN}, local);
+    got = read<cl_float>(dout, kN);
+    for (size_t i = 0; i < kN; ++i) {
+      size_t group = i / n, l = i % n;
+      ASSERT_EQ(got[i], in[group * n + (n - 1 - l)] + float(l)) << "tile_reverse, item " << i;
+    }
+  }
+}
+
+// Dependences between work-items that FiberCL's compiled form creates: the loops that
+// carry them must stay serial.
+const char* kSerial = R"CLC(
+// A private array read at a computed index stays in memory: one copy for the whole
+// work-group function, rewritten by every work-item.
+kernel void private_table(global const int* in, global const uint* sel, global int* out) {
+  size_t i = get_global_id(0);
+  int t[16];
+#pragma unroll
+  for (int k = 0; k < 16; ++k) t[k] = in[i] * k;
+  t[sel[i] & 15] = (int)i;
+  out[i] = t[(sel[i] >> 4) & 15] + t[sel[i] & 15];
+}
+// Atomics on __local memory are plain read-modify-writes, one work-item after another.
+kernel void local_histogram(global const uint* in, global uint* out, local uint* bins) {
+  size_t l = get_local_id(0);
+  if (l == 0)
+    for (int b = 0; b < 16; ++b) bins[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(&bins[in[get_global_id(0)] & 15]);
+  atomic_add(&bins[(in[get_global_id(0)] >> 4) & 15], 2u);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0)
+    for (int b = 0; b < 16; ++b) out[get_group_id(0) * 16 + b] = bins[b];
+}
+// Global atomics (yield points and their counters) beside ordinary stores.
+kernel void global_counter(global const uint* in, global uint* out, global uint* count) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] + 1;
+  if (in[i] & 1) atomic_inc(count);
+}
+)CLC";
+
+TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
+  cl_program p = build(kSerial);
+  std::vector<cl_int> in(kN);
+  std::vector<cl_uint> sel(kN), uin(kN);
+  for (size_t i = 0; i < kN; ++i) {
+    in[i] = int((i * 7919) % 1013) - 500;
+    sel[i] = cl_uint((i * 37 + 11) % 256);
+    uin[i] = cl_uint((i * 2654435761u) >> 7);
+  }
+  cl_mem din = bufferFrom(in), dsel = bufferFrom(sel), duin = bufferFrom(uin),
+         dout = buffer(kN * sizeof(cl_int)), dcount = buffer(sizeof(cl_uint));
+  cl_kernel table = kernel(p, "private_table"), hist = kernel(p, "local_histogram"),
+            counter = kernel(p, "global_counter");
+  for (const auto& local : kLocalSizes) {
+    SCOPED_TRACE("local size " + (local.empty() ? std::string("NULL") : std::to_string(local[0])));
+    setArgs(table, din, dsel, dout);
+    run(table, {kN}, local);
+    std::vector<cl_int> got = read<cl_int>(dout, kN);
+    for (size_t i = 0; i < kN; ++i) {
+      int t[16];
+      for (int k = 0; k < 16; ++k) t[k] = in[i] * k;
+      t[sel[i] & 15] = int(i);
+      ASSERT_EQ(got[i], t[(sel[i] >> 4) & 15] + t[sel[i] & 15]) << "private_table, item " << i;
+    }
+
+    write(dcount, std::vector<cl_uint>{0});
+    setArgs(counter, duin, dout, dcount);
+    run(counter, {kN}, local);
+    std::vector<cl_uint> ugot = read<cl_uint>(dout, kN);
+    cl_uint odd = 0;
+    for (size_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(ugot[i], uin[i] + 1) << "global_counter, item " << i;
+      odd += uin[i] & 1;
+    }
+    EXPECT_EQ(read<cl_uint>(dcount, 1)[0], odd) << "global_counter's count";
+
+    if (local.empty()) continue;  // the histogram is per group of a known size
+    size_t n = local[0], groups = kN / n;
+    cl_mem dbins = buffer(groups * 16 * sizeof(cl_uint));
+    setArgs(hist, duin, dbins, Local{16 * sizeof(cl_uint)});
+    run(hist, {kN}, local);
+    std::vector<cl_uint> bins = read<cl_uint>(dbins, groups * 16);
+    for (size_t g = 0; g < groups; ++g) {
+      cl_uint want[16] = {};
+      for (size_t i = g * n; i < (g + 1) * n; ++i) {
+        want[uin[i] & 15] += 1;
+        want[(uin[i] >> 4) & 15] += 2;
+      }
+      for (int b = 0; b < 16; ++b)
+        ASSERT_EQ(bins[g * 16 + b], want[b]) << "local_histogram, group " << g << " bin " << b;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fcltest
