@@ -25,20 +25,7 @@ class Compiler : public CLTest {
   // and returns kernel `name`; `ir` receives the final IR the build printed.
   cl_kernel kernelWithIr(const std::string& src, const char* name, std::string& ir,
                          const std::string& options = "", const char* debug = "ir") {
-    setenv("FIBERCL_DEBUG", debug, 1);
-    testing::internal::CaptureStderr();
-    cl_kernel k = nullptr;
-    try {
-      k = kernelFrom("// " + std::to_string(getpid()) + std::to_string(std::rand()) + src, name,
-                     options);
-    } catch (...) {
-      testing::internal::GetCapturedStderr();
-      unsetenv("FIBERCL_DEBUG");
-      throw;
-    }
-    ir = testing::internal::GetCapturedStderr();
-    unsetenv("FIBERCL_DEBUG");
-    return k;
+    return kernel(buildReporting(src, debug, ir, options), name);
   }
 };
 

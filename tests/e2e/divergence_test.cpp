@@ -26,7 +26,6 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "cl_test.hpp"
@@ -896,20 +895,9 @@ const char* kMandelbrotExact = R"CLC(
 
 TEST_F(Divergence, DivergentLoopIsMaskedVectorised) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
-  setenv("FIBERCL_DEBUG", "vectorize", 1);
-  testing::internal::CaptureStderr();
-  cl_program program = nullptr;
-  try {
-    // A source no earlier run has cached: the pass reports only when it runs.
-    program = build("// " + std::to_string(getpid()) + "-" + std::to_string(std::rand()) +
-                    "\n" + kMandelbrot + "\n" + kMandelbrotExact);
-  } catch (...) {
-    testing::internal::GetCapturedStderr();
-    unsetenv("FIBERCL_DEBUG");
-    throw;
-  }
-  std::string said = testing::internal::GetCapturedStderr();
-  unsetenv("FIBERCL_DEBUG");
+  std::string said;
+  cl_program program = buildReporting(std::string(kMandelbrot) + "\n" + kMandelbrotExact, "vectorize",
+                                      said);
   for (const char* name : {"mandelbrot", "mandelbrot_exact"}) {
     // "<function>: work-item loop ...", the function named after the kernel.
     const std::string about = std::string(name) + ": work-item loop ";

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "cl_test.hpp"
@@ -17,27 +16,7 @@
 namespace fcltest {
 namespace {
 
-class ParallelLoops : public CLTest {
- protected:
-  // Builds `src` (made unique so no cached build hides the compiler's report) with
-  // FIBERCL_DEBUG=vectorize and returns the program; `said` gets stderr.
-  cl_program buildReporting(const std::string& src, std::string& said) {
-    setenv("FIBERCL_DEBUG", "vectorize", 1);
-    testing::internal::CaptureStderr();
-    cl_program p = nullptr;
-    try {
-      p = build("// " + std::to_string(getpid()) + "-" + std::to_string(std::rand()) + "\n" +
-                src);
-    } catch (...) {
-      testing::internal::GetCapturedStderr();
-      unsetenv("FIBERCL_DEBUG");
-      throw;
-    }
-    said = testing::internal::GetCapturedStderr();
-    unsetenv("FIBERCL_DEBUG");
-    return p;
-  }
-};
+class ParallelLoops : public CLTest {};
 
 constexpr size_t kN = 4160;  // a multiple of every local size below
 const std::vector<std::vector<size_t>> kLocalSizes = {{64}, {13}, {1}, {40}, {}};
@@ -76,7 +55,7 @@ kernel void tile_reverse(global const float* in, global float* out, local float*
 TEST_F(ParallelLoops, ScattersAndGathersAreVectorisedAcrossWorkItems) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
   std::string said;
-  cl_program p = buildReporting(kIndexed, said);
+  cl_program p = buildReporting(kIndexed, "vectorize", said);
   for (const char* name : {"scatter", "gather"}) {
     const std::string wanted = std::string("__fibercl_wg_") + name + ": ";
     bool vectorised = false;

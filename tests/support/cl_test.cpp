@@ -285,6 +285,24 @@ cl_kernel CLTest::kernel(cl_program p, const char* name) {
   return k;
 }
 
+cl_program CLTest::buildReporting(const std::string& src, const char* channels,
+                                  std::string& said, const std::string& options) {
+  setenv("FIBERCL_DEBUG", channels, 1);
+  testing::internal::CaptureStderr();
+  cl_program p = nullptr;
+  try {
+    p = build("// " + std::to_string(getpid()) + "-" + std::to_string(std::rand()) + "\n" + src,
+              options);
+  } catch (...) {
+    testing::internal::GetCapturedStderr();
+    unsetenv("FIBERCL_DEBUG");
+    throw;
+  }
+  said = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_DEBUG");
+  return p;
+}
+
 cl_kernel CLTest::kernelFrom(const std::string& src, const char* name,
                              const std::string& options) {
   return kernel(build(src, options), name);

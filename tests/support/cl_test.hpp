@@ -105,6 +105,11 @@ class CLTest : public ::testing::Test {
   // Builds `src` and returns kernel `name` from it.
   cl_kernel kernelFrom(const std::string& src, const char* name,
                        const std::string& options = "");
+  // Builds `src` with FIBERCL_DEBUG=`channels`, behind a comment that makes it a source
+  // no earlier run has cached (the compiler reports only when it builds); `said` gets
+  // what the build printed on stderr.
+  cl_program buildReporting(const std::string& src, const char* channels, std::string& said,
+                            const std::string& options = "");
 
   // Buffers.
   cl_mem buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, void* host = nullptr);
