@@ -42,4 +42,19 @@ std::unique_ptr<Command> fillCommand(Ref<Mem> m, char *to, size_t size, const vo
   });
 }
 
+std::unique_ptr<Command> fillRectCommand(Ref<Mem> m, char *to, Pitches p, const void *pattern,
+                                         size_t patternSize, std::array<size_t, 3> region) {
+  std::array<unsigned char, 16> pat;
+  std::memcpy(pat.data(), pattern, patternSize);
+  return hostCommand([m = std::move(m), to, p, pat, patternSize, region]() -> cl_int {
+    for (size_t z = 0; z < region[2]; ++z)
+      for (size_t y = 0; y < region[1]; ++y) {
+        char *row = to + z * p.slice + y * p.row;
+        for (size_t x = 0; x < region[0]; x += patternSize)
+          std::memcpy(row + x, pat.data(), patternSize);
+      }
+    return CL_COMPLETE;
+  });
+}
+
 } // namespace fibercl::runtime

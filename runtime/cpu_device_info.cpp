@@ -66,23 +66,35 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<cl_uint>(maxClockMHz());
   case CL_DEVICE_ADDRESS_BITS:
     return out.scalar<cl_uint>(64);
+  // Image arguments are descriptor addresses: no hardware limit, the spec's minimums
+  // and more.
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return out.scalar<cl_uint>(128);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return out.scalar<cl_uint>(64);
   case CL_DEVICE_MAX_SAMPLERS:
-    return out.scalar<cl_uint>(0);
+    return out.scalar<cl_uint>(16);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return out.scalar<cl_ulong>(maxAllocSize());
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return out.scalar<size_t>(limits().image2dMaxSize);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return out.scalar<size_t>(limits().image3dMaxSize);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return out.scalar<size_t>(limits().imageMaxBufferSize);
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return out.scalar<size_t>(0);
+    return out.scalar<size_t>(limits().imageMaxArraySize);
   case CL_DEVICE_IMAGE_SUPPORT:
-    return out.scalar<cl_bool>(CL_FALSE);
+    return out.scalar<cl_bool>(CL_TRUE);
+  // In pixels: an image's rows and its base may start at any pixel boundary (the
+  // builtins read pixels with unaligned loads).
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    return out.scalar<cl_uint>(1);
   case CL_DEVICE_MAX_PARAMETER_SIZE:
     return out.scalar<size_t>(kMaxParameterSize);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
@@ -137,8 +149,6 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return out.scalar<cl_uint>(0);
   case CL_DEVICE_NAME:
@@ -177,9 +187,13 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<size_t>(kPrintfBufferSize);
   case CL_DEVICE_PARENT_DEVICE:
     return out.scalar<cl_device_id>(nullptr);
-  case CL_DEVICE_PARTITION_PROPERTIES:
+  case CL_DEVICE_PARTITION_PROPERTIES: {
+    // No partition types: the list is a single 0 (the specification's form).
+    const cl_device_partition_property none = 0;
+    return out.array(&none, 1);
+  }
   case CL_DEVICE_PARTITION_TYPE:
-    // No partition types: a query returns an empty list.
+    // A root device may report nothing (size 0).
     return out.bytes(nullptr, 0);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return out.scalar<cl_device_affinity_domain>(0);

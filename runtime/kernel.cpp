@@ -83,10 +83,11 @@ Kernel::Snapshot Kernel::snapshot() const {
     s.args[i] = slot;
     switch (info_->args[i].kind) {
     case compiler::ArgKind::GlobalPointer:
-    case compiler::ArgKind::ConstantPointer: {
+    case compiler::ArgKind::ConstantPointer:
+    case compiler::ArgKind::Image: {
       uint64_t addr = 0;
       if (const Mem *m = args_[i].mem.get()) {
-        addr = reinterpret_cast<uint64_t>(m->data());
+        addr = m->kernelAddress();
         s.mems.push_back(args_[i].mem);
       }
       std::memcpy(slot, &addr, sizeof addr);

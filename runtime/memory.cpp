@@ -1,4 +1,4 @@
-// cl_mem: allocation, sub-buffers, destructor callbacks.
+// cl_mem: allocation, sub-buffers, images, destructor callbacks.
 #include "runtime/memory.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
@@ -33,6 +33,86 @@ Mem::Mem(Mem &parent, cl_mem_flags flags, size_t offset, size_t size)
       offset_(offset), data_(parent.data() + offset) {
   if (parent.hostPtr())
     hostPtr_ = static_cast<char *>(parent.hostPtr()) + offset;
+}
+
+size_t ImageLayout::extent(int dim) const {
+  switch (dim) {
+  case 0:
+    return width;
+  case 1:
+    return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? arraySize : height;
+  default:
+    return type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? arraySize : depth;
+  }
+}
+
+size_t ImageLayout::yPitch() const {
+  return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slicePitch : rowPitch;
+}
+
+size_t ImageLayout::zPitch() const {
+  if (type == CL_MEM_OBJECT_IMAGE3D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+    return slicePitch;
+  return yPitch() * extent(1);
+}
+
+size_t ImageLayout::bytes() const {
+  return (extent(2) - 1) * zPitch() + (extent(1) - 1) * yPitch() + width * pixelSize;
+}
+
+Mem::Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *hostPtr,
+         size_t hostRowPitch, size_t hostSlicePitch, Mem *buffer,
+         std::vector<cl_mem_properties> properties)
+    : context_(context), flags_(flags), size_(layout.bytes()),
+      properties_(std::move(properties)), image_(std::make_unique<ImageLayout>(layout)) {
+  if (buffer) {
+    parent_ = Ref<Mem>(*buffer);
+    data_ = buffer->data();
+    hostPtr_ = buffer->hostPtr();
+  } else if (flags & CL_MEM_USE_HOST_PTR) {
+    data_ = static_cast<char *>(hostPtr);
+    hostPtr_ = hostPtr;
+  } else {
+    const size_t align = context.device().limits().memBaseAddrAlignBits / 8;
+    size_t rounded = (size_ + align - 1) / align * align;
+    data_ = static_cast<char *>(std::aligned_alloc(align, rounded));
+    if (!data_)
+      throw Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the image");
+    owned_ = true;
+    if (flags & CL_MEM_COPY_HOST_PTR) {
+      // The host's layout: a 1D array's layers are hostSlicePitch apart.
+      ImageLayout host = layout;
+      host.rowPitch = hostRowPitch;
+      host.slicePitch = hostSlicePitch;
+      const char *from = static_cast<const char *>(hostPtr);
+      for (size_t z = 0; z < layout.extent(2); ++z)
+        for (size_t y = 0; y < layout.extent(1); ++y)
+          std::memcpy(data_ + z * layout.zPitch() + y * layout.yPitch(),
+                      from + z * host.zPitch() + y * host.yPitch(),
+                      layout.width * layout.pixelSize);
+    }
+  }
+  descriptor_ = std::make_unique<fcl_image>();
+  fcl_image &d = *descriptor_;
+  d.data = reinterpret_cast<uint64_t>(data_);
+  d.row_pitch = layout.yPitch();
+  d.slice_pitch = layout.zPitch();
+  d.width = static_cast<fcl_u32>(layout.width);
+  d.height = static_cast<fcl_u32>(layout.height);
+  d.depth = static_cast<fcl_u32>(layout.depth);
+  d.array_size = static_cast<fcl_u32>(layout.arraySize);
+  d.channel_order = layout.format.image_channel_order;
+  d.channel_data_type = layout.format.image_channel_data_type;
+  d.pixel_size = static_cast<fcl_u32>(layout.pixelSize);
+  d.image_type = layout.type;
+}
+
+cl_mem_object_type Mem::type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+
+uint64_t Mem::kernelAddress() const {
+  if (descriptor_)
+    return reinterpret_cast<uint64_t>(descriptor_.get());
+  return reinterpret_cast<uint64_t>(data_);
 }
 
 Mem::~Mem() {

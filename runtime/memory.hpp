@@ -1,16 +1,45 @@
-// cl_mem: buffers and sub-buffers. Memory lives in the host address space: the
-// device address of a buffer is its host address, maps return pointers into it.
+// cl_mem: buffers, sub-buffers and images. Memory lives in the host address space:
+// the device address of a buffer is its host address, maps return pointers into it.
+// An image is a pitched box of pixels plus the descriptor kernels read
+// (fibercl/image_abi.h).
 #pragma once
 
 #include "runtime/object.hpp"
 
+#include "fibercl/image_abi.h"
+
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 namespace fibercl::runtime {
 
 class Context;
+
+// What makes a cl_mem an image: its format and shape, and where its pixels are.
+struct ImageLayout {
+  cl_mem_object_type type = 0; // CL_MEM_OBJECT_IMAGE1D, ...
+  cl_image_format format{};
+  size_t pixelSize = 0;
+  size_t width = 0, height = 1, depth = 1; // 1 in unused dimensions
+  size_t arraySize = 0;                    // layers of an array, else 0
+  // Pitches of the pixel storage, as the spec reports them (CL_IMAGE_ROW_PITCH,
+  // CL_IMAGE_SLICE_PITCH: 0 for 1D and 2D images; the layer pitch of arrays).
+  size_t rowPitch = 0, slicePitch = 0;
+
+  bool isArray() const {
+    return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  }
+  // The box of pixels in memory terms: (x, y, z) extents, where a 1D array's layers are
+  // its y and a 2D array's its z (fibercl/image_abi.h).
+  size_t extent(int dim) const;
+  // Bytes between consecutive y (and z) in memory terms.
+  size_t yPitch() const;
+  size_t zPitch() const;
+  // Bytes the pixels span.
+  size_t bytes() const;
+};
 
 class Mem : public Object<Mem, cl_mem> {
 public:
@@ -24,6 +53,13 @@ public:
       std::vector<cl_mem_properties> properties);
   // A sub-buffer of `parent` (which is not a sub-buffer itself).
   Mem(Mem &parent, cl_mem_flags flags, size_t offset, size_t size);
+  // An image. With `buffer` (1D image buffers, 2D images from a buffer) the pixels are
+  // the buffer's bytes; with CL_MEM_USE_HOST_PTR they are hostPtr's, laid out with the
+  // layout's pitches; otherwise they are allocated tightly packed, and
+  // CL_MEM_COPY_HOST_PTR copies hostPtr (pitched as `hostRowPitch`/`hostSlicePitch`).
+  Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *hostPtr,
+      size_t hostRowPitch, size_t hostSlicePitch, Mem *buffer,
+      std::vector<cl_mem_properties> properties);
   ~Mem();
 
   Context &context() const { return *context_; }
@@ -36,6 +72,13 @@ public:
   Mem *parent() const { return parent_.get(); }
   size_t offset() const { return offset_; }
   const std::vector<cl_mem_properties> &properties() const { return properties_; }
+  // CL_MEM_TYPE.
+  cl_mem_object_type type() const;
+  // The image's layout, or NULL for a buffer.
+  const ImageLayout *image() const { return image_.get(); }
+  // What a kernel argument holds for this object: a buffer's data address, an image's
+  // descriptor address.
+  uint64_t kernelAddress() const;
 
   // Map bookkeeping for CL_MEM_MAP_COUNT.
   void mapped() { mapCount_.fetch_add(1, std::memory_order_relaxed); }
@@ -54,6 +97,8 @@ private:
   void *hostPtr_ = nullptr;
   bool owned_ = false;
   std::vector<cl_mem_properties> properties_;
+  std::unique_ptr<ImageLayout> image_;
+  std::unique_ptr<fcl_image> descriptor_; // what image kernel arguments point to
   std::atomic<cl_uint> mapCount_{0};
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;

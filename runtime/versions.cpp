@@ -31,6 +31,9 @@ const NameVersions &deviceExtensions() {
       {"cl_khr_local_int32_base_atomics", v(1, 0)},
       {"cl_khr_local_int32_extended_atomics", v(1, 0)},
       {"cl_khr_byte_addressable_store", v(1, 0)},
+      {"cl_khr_3d_image_writes", v(1, 0)},
+      {"cl_khr_depth_images", v(1, 0)},
+      {"cl_khr_image2d_from_buffer", v(1, 0)},
       {CL_FIBERCL_SCHEDULING_EXTENSION_NAME, v(0, 1)},
   };
   return list;
@@ -47,6 +50,9 @@ const NameVersions &openclCFeatures() {
       {"__opencl_c_int64", v(3, 0)},
       {"__opencl_c_fp64", v(3, 0)},
       {"__opencl_c_work_group_collective_functions", v(3, 0)},
+      {"__opencl_c_images", v(3, 0)},
+      {"__opencl_c_read_write_images", v(3, 0)},
+      {"__opencl_c_3d_image_writes", v(3, 0)},
   };
   return list;
 }

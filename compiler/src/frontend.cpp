@@ -46,6 +46,8 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
   args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
   // Clang defines the device's OpenCL version only for SPIR targets.
   args.push_back("-D__OPENCL_VERSION__=300");
+  // The device supports images (clang leaves the macro to the implementation).
+  args.push_back("-D__IMAGE_SUPPORT__=1");
   if (options.clStd == "CL3.0") {
     // opencl-c-base.h defines these features only for SPIR targets, and -cl-ext
     // does not know them; the device reports them, so kernels must see them.

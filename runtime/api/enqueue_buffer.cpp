@@ -13,14 +13,21 @@ using namespace fibercl::runtime::api;
 
 namespace {
 
-// The queue and a buffer of its context.
+// A memory object (buffer or image) of the queue's context.
+Mem &memOf(Queue &q, cl_mem handle, const char *name) {
+  Mem &m = obj<Mem>(handle, name);
+  // CL_INVALID_CONTEXT if the context associated with command_queue and the memory
+  // object are not the same.
+  check(&m.context() != &q.context(), CL_INVALID_CONTEXT,
+        "the memory object and the queue belong to different contexts");
+  return m;
+}
+
+// A buffer of the queue's context.
 Mem &bufferOf(Queue &q, cl_mem handle, const char *name) {
   // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
-  Mem &m = obj<Mem>(handle, name);
-  // CL_INVALID_CONTEXT if the context associated with command_queue and buffer are
-  // not the same.
-  check(&m.context() != &q.context(), CL_INVALID_CONTEXT,
-        "the buffer and the queue belong to different contexts");
+  Mem &m = memOf(q, handle, name);
+  check(m.image(), CL_INVALID_MEM_OBJECT, (std::string(name) + " is an image, not a buffer").c_str());
   return m;
 }
 
@@ -307,7 +314,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
-    Mem &m = bufferOf(q, memobj, "memobj");
+    Mem &m = memOf(q, memobj, "memobj");
     // CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj.
     char *p = static_cast<char *>(mapped_ptr);
@@ -333,7 +340,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
     // CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is not a
     // valid memory object; CL_INVALID_CONTEXT if their contexts differ.
     for (cl_uint i = 0; i < num_mem_objects; ++i)
-      bufferOf(q, mem_objects[i], "mem_objects[i]");
+      memOf(q, mem_objects[i], "mem_objects[i]");
     // CL_INVALID_VALUE if flags is not 0 or is not any of the values described.
     check(flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
                                           CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED),

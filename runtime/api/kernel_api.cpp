@@ -7,6 +7,7 @@
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/program.hpp"
+#include "runtime/sampler.hpp"
 
 using namespace fibercl;
 using namespace fibercl::runtime;
@@ -28,6 +29,24 @@ Program &builtProgram(cl_program program) {
   check(!p.hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE,
         "the program has no executable");
   return p;
+}
+
+// The image type an image argument's OpenCL C type names, or 0 when the type is a
+// typedef (then any image is accepted).
+cl_mem_object_type imageTypeOf(const std::string &typeName) {
+  static const std::pair<const char *, cl_mem_object_type> kTypes[] = {
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+  for (const auto &[name, type] : kTypes)
+    if (typeName == name)
+      return type;
+  return 0;
 }
 
 } // namespace
@@ -119,7 +138,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
       // the specified arg_value is not a valid memory object.
       Mem *m = Mem::fromHandle(handle);
-      check(!m, CL_INVALID_MEM_OBJECT, "arg_value is not a valid buffer");
+      check(!m || m->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid buffer");
       check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
             "the buffer belongs to another context");
       k.setMem(arg_index, m);
@@ -133,11 +152,46 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
       k.setValue(arg_index, arg_value, arg_size);
       return;
-    case compiler::ArgKind::Sampler:
-      throw Error(CL_INVALID_SAMPLER, "samplers are not supported");
-    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Sampler: {
+      // CL_INVALID_ARG_SIZE if the argument is a sampler and arg_size !=
+      // sizeof(cl_sampler); CL_INVALID_SAMPLER if arg_value is not a valid sampler.
+      check(arg_size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+            "arg_size must be sizeof(cl_sampler) for a sampler argument");
+      check(!arg_value, CL_INVALID_SAMPLER, "arg_value is NULL");
+      Sampler *smp = Sampler::fromHandle(*static_cast<const cl_sampler *>(arg_value));
+      check(!smp, CL_INVALID_SAMPLER, "arg_value is not a valid sampler");
+      check(&smp->context() != &k.program().context(), CL_INVALID_SAMPLER,
+            "the sampler belongs to another context");
+      uint64_t bits = smp->kernelBits();
+      k.setValue(arg_index, &bits, sizeof bits);
+      return;
+    }
+    case compiler::ArgKind::Image: {
+      check(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+            "arg_size must be sizeof(cl_mem) for an image argument");
+      check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL for an image argument");
+      // CL_INVALID_MEM_OBJECT if the argument is declared to be an image of one type
+      // and arg_value is not a valid image of that type.
+      Mem *m = Mem::fromHandle(*static_cast<const cl_mem *>(arg_value));
+      check(!m || !m->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid image");
+      check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
+            "the image belongs to another context");
+      cl_mem_object_type declared = imageTypeOf(arg.typeName);
+      check(declared && declared != m->type(), CL_INVALID_MEM_OBJECT,
+            ("the image's type does not match the argument's " + arg.typeName).c_str());
+      // CL_INVALID_ARG_VALUE if a read_only image argument is given an image created
+      // CL_MEM_WRITE_ONLY, or a write_only argument one created CL_MEM_READ_ONLY.
+      check(arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+                (m->flags() & CL_MEM_WRITE_ONLY),
+            CL_INVALID_ARG_VALUE, "a CL_MEM_WRITE_ONLY image for a read_only argument");
+      check(arg.accessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+                (m->flags() & CL_MEM_READ_ONLY),
+            CL_INVALID_ARG_VALUE, "a CL_MEM_READ_ONLY image for a write_only argument");
+      k.setMem(arg_index, m);
+      return;
+    }
     case compiler::ArgKind::Pipe:
-      throw Error(CL_INVALID_MEM_OBJECT, "images and pipes are not supported");
+      throw Error(CL_INVALID_MEM_OBJECT, "pipes are not supported");
     case compiler::ArgKind::Queue:
       throw Error(CL_INVALID_DEVICE_QUEUE, "device queues are not supported");
     }

@@ -1,5 +1,5 @@
-// Entry points for buffer objects: creation (flag rules), sub-buffers, queries,
-// destructor callbacks.
+// Entry points for buffer objects: creation (flag rules), sub-buffers, queries (of
+// images too), destructor callbacks.
 #include "runtime/api/entry.hpp"
 #include "runtime/context.hpp"
 #include "runtime/memory.hpp"
@@ -84,6 +84,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   return create(__func__, errcode_ret, [&] {
     // CL_INVALID_MEM_OBJECT if buffer is not a buffer object or is a sub-buffer.
     Mem &parent = obj<Mem>(buffer, "buffer");
+    check(parent.image(), CL_INVALID_MEM_OBJECT, "buffer is an image");
     check(parent.parent() != nullptr, CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer");
     checkBufferFlags(flags);
     // CL_INVALID_VALUE if flags specifies CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR
@@ -151,7 +152,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     switch (param_name) {
     case CL_MEM_TYPE:
-      return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+      return out.scalar<cl_mem_object_type>(m.type());
     case CL_MEM_FLAGS:
       return out.scalar<cl_mem_flags>(m.flags());
     case CL_MEM_SIZE:

@@ -19,8 +19,8 @@ enum class ArgKind {
   GlobalPointer,   // __global buffer (cl_mem or NULL)
   ConstantPointer, // __constant buffer (cl_mem or NULL)
   LocalPointer,    // __local: arg_value NULL, arg_size = bytes to allocate
-  Sampler,         // unsupported (no images), reported so the runtime can refuse it
-  Image,
+  Sampler,         // sampler_t: the argument holds the sampler bits (fibercl/image_abi.h)
+  Image,           // image*_t: the argument holds the descriptor address
   Pipe,
   Queue,
 };
