@@ -34,7 +34,7 @@ std::vector<std::string> tokenize(const std::string &s, std::string &error) {
   return out;
 }
 
-// Options that map one to one onto Clang's cc1 options.
+// Options that map one to one onto Clang's cc1 options (but the two hints below).
 const char *const kMathAndOptFlags[] = {
     "-cl-single-precision-constant", "-cl-denorms-are-zero",
     "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-mad-enable",
@@ -89,18 +89,23 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
       o.clangArgs.push_back("-w");
     } else if (compiles && t == "-Werror") {
       o.clangArgs.push_back("-Werror");
-    } else if (compiles && (t == "-g" || t == "-cl-kernel-arg-info")) {
-      if (t == "-g")
-        o.debugInfo = true;
+    } else if (compiles && t == "-g") {
+      o.debugInfo = true;
+    } else if (compiles && t == "-cl-kernel-arg-info") {
+      o.kernelArgInfo = true;
     } else if (compiles && t == "-cl-opt-disable") {
       o.optDisable = true;
     } else if (isOneOf(t, kMathAndOptFlags, std::size(kMathAndOptFlags))) {
-      if (compiles || t == "-cl-denorms-are-zero" || t == "-cl-no-signed-zeros" ||
-          t == "-cl-unsafe-math-optimizations" || t == "-cl-finite-math-only" ||
-          t == "-cl-fast-relaxed-math")
-        o.clangArgs.push_back(t);
-      else
+      bool linkOption = t == "-cl-denorms-are-zero" || t == "-cl-no-signed-zeros" ||
+                        t == "-cl-unsafe-math-optimizations" ||
+                        t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math";
+      if (!compiles && !linkOption)
         o.error = "option " + t + " is not a link option";
+      else if (t != "-cl-denorms-are-zero" && t != "-cl-no-subgroup-ifp")
+        o.clangArgs.push_back(t);
+      // Both are hints Clang's cc1 does not take for x86 (its driver drops them):
+      // denormals stay supported (CL_FP_DENORM), and sub-groups make no independent
+      // forward progress promise to give up.
     } else if (purpose == OptionsFor::Link && t == "-create-library") {
       o.createLibrary = true;
     } else if (purpose == OptionsFor::Link && t == "-enable-link-options") {

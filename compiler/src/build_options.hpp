@@ -12,6 +12,7 @@ struct BuildOptions {
   std::string clStd;                  // "CL1.2", "CL3.0", ... ("" = default)
   bool optDisable = false;            // -cl-opt-disable
   bool debugInfo = false;             // -g
+  bool kernelArgInfo = false;         // -cl-kernel-arg-info (argument names kept)
   bool createLibrary = false;         // -create-library (link only)
   bool enableLinkOptions = false;     // -enable-link-options (link only)
   std::string error;                  // non-empty: the options are invalid

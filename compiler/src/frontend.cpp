@@ -33,7 +33,6 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
       // Builtin declarations from Clang's tables, not the 800 KB opencl-c.h header.
       "-finclude-default-header", "-fdeclare-opencl-builtins",
       "-cl-ext=" FIBERCL_CL_EXT,
-      "-cl-kernel-arg-info",
       // Unoptimised IR without optnone: our pipeline optimises for the host.
       "-O2", "-disable-llvm-passes",
       // Debug info is line tables (for reports); assignment tracking only slows inlining.
@@ -46,6 +45,10 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
   args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
   // Clang defines the device's OpenCL version only for SPIR targets.
   args.push_back("-D__OPENCL_VERSION__=300");
+  // Clang emits every kernel_arg_* but the names without it: names are what the
+  // option makes available to clGetKernelArgInfo.
+  if (options.kernelArgInfo)
+    args.push_back("-cl-kernel-arg-info");
   // The device supports images (clang leaves the macro to the implementation).
   args.push_back("-D__IMAGE_SUPPORT__=1");
   if (options.clStd == "CL3.0") {

@@ -36,6 +36,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
@@ -52,6 +53,9 @@
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include <dlfcn.h>
+
+#include <algorithm>
+#include <optional>
 
 #include "build_timer.hpp"
 #include "builtins_linker.hpp"
@@ -124,6 +128,25 @@ void dropConvergence(llvm::Module &m) {
             call->removeFnAttr(llvm::Attribute::Convergent);
         }
   }
+}
+
+// Private arrays, structs and vectors of 16 bytes and more get the alignment of the
+// widest access that may cover them (up to 64 bytes): C only promises their element's
+// alignment, but kernels written for GPUs use vloada_half16, vector casts and the like
+// on them, whose aligned loads fault on x86 when the array is less aligned.
+void alignPrivateAggregates(llvm::Module &m) {
+  const llvm::DataLayout &dl = m.getDataLayout();
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+          std::optional<llvm::TypeSize> size = a->getAllocationSize(dl);
+          if (!size || size->isScalable() || size->getFixedValue() < 16)
+            continue;
+          uint64_t want = std::min<uint64_t>(64, llvm::PowerOf2Ceil(size->getFixedValue()));
+          if (a->getAlign().value() < want)
+            a->setAlignment(llvm::Align(want));
+        }
 }
 
 // What YieldPointsPass's analysis needs of the unoptimised bodies (pipeline step 4).
@@ -226,6 +249,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(llvm::GlobalDCEPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
   });
+  alignPrivateAggregates(m);
   buildPhaseDone("inline");
   runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(WorkItemMarkersPass(sites));            // 4

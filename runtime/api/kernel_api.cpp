@@ -302,6 +302,11 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
     case CL_KERNEL_ARG_TYPE_QUALIFIER:
       return out.scalar<cl_kernel_arg_type_qualifier>(arg.typeQualifier);
     case CL_KERNEL_ARG_NAME:
+      // CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available
+      // for kernel: names are kept only with -cl-kernel-arg-info (the other queries
+      // come from what every OpenCL C kernel records).
+      check(arg.name.empty(), CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+            "argument names need a program built with -cl-kernel-arg-info");
       return out.string(arg.name);
     default:
       badParam();

@@ -47,8 +47,15 @@ const char *describe(int sig, int code, bool stackOverflow) {
     default: return "arithmetic exception";
     }
   case SIGSEGV:
-    return code == SEGV_ACCERR ? "invalid memory access (permission denied)"
-                               : "invalid memory access (address not mapped)";
+    switch (code) {
+    case SEGV_ACCERR: return "invalid memory access (permission denied)";
+    case SEGV_MAPERR: return "invalid memory access (address not mapped)";
+    // The CPU's general-protection fault, which reports no address: on x86-64 most
+    // often an aligned vector load or store on a misaligned address.
+    case SI_KERNEL: return "general protection fault (a misaligned vector access or a "
+                           "non-canonical address; the CPU reports no address)";
+    default: return "invalid memory access";
+    }
   case SIGBUS: return "bus error (misaligned or unbacked memory access)";
   case SIGILL: return "illegal instruction";
   default: return "fault";
@@ -112,7 +119,8 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
     std::memcpy(gid, c->group_id, sizeof gid);
   char msg[512];
   int len;
-  if (sig == SIGSEGV || sig == SIGBUS)
+  bool hasAddress = (sig == SIGSEGV || sig == SIGBUS) && info->si_code != SI_KERNEL;
+  if (hasAddress)
     len = std::snprintf(msg, sizeof msg,
                         "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
                         ",%" PRIu64 "): %s (%s at address %p)\n",
@@ -123,7 +131,7 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
                         "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
                         ",%" PRIu64 "): %s (%s)\n",
                         r->kernelName, gid[0], gid[1], gid[2], signalName(sig),
-                        describe(sig, info->si_code, false));
+                        describe(sig, info->si_code, overflow));
   if (len > 0) {
     ssize_t ignored = write(STDERR_FILENO, msg, size_t(len) < sizeof msg ? len : sizeof msg - 1);
     (void)ignored;

@@ -213,5 +213,28 @@ TEST_F(Builtins, MathFunctionsWithinTolerance) {
   }
 }
 
+// vloada_half16 / vstorea_half16 need 32-byte alignment; a private array of 16 ushorts
+// is only promised 2 by C, but kernels written for GPUs use it so. It must not fault.
+TEST_F(Builtins, AlignedHalfVectorsOnPrivateArrays) {
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void roundtrip(__global const float* in, __global float* out, int pick) {
+      int i = get_global_id(0);
+      ushort priv[16];
+      vstorea_half16(vload16(i, in), 0, (__private half*)priv);
+      // A dynamic index keeps the array in memory (0xFFFF, a NaN, is never stored).
+      out[i] = vloada_half16(0, (__private half*)priv).s3 + (float)(priv[pick & 15] == 0xFFFF);
+    })CLC",
+                           "roundtrip");
+  const size_t n = 8;
+  std::vector<float> in(16 * n);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f;
+  cl_mem a = bufferFrom(in), b = buffer(n * sizeof(float));
+  setArgs(k, a, b, cl_int(1));
+  run(k, {n});
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = in[16 * i + 3];  // halves of these are exact
+  EXPECT_EQ(read<float>(b, n), want);
+}
+
 }  // namespace
 }  // namespace fcltest

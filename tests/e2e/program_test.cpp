@@ -164,6 +164,33 @@ TEST_F(Build, WerrorTurnsWarningIntoFailure) {
   EXPECT_NE(r.log.find("error"), std::string::npos) << r.log;
 }
 
+// Every compiler option of the OpenCL 3.0 specification (section 5.8.6) builds, alone
+// and all together; hints a device may ignore (-cl-denorms-are-zero,
+// -cl-no-subgroup-ifp) are among them.
+TEST_F(Build, EverySpecificationOptionIsAccepted) {
+  const char* src = R"CLC(
+    __kernel void f(__global float* out) { out[get_global_id(0)] = 6.0f / 3.0f; })CLC";
+  const char* options[] = {
+      "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable", "-cl-mad-enable",
+      "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+      "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+      "-cl-kernel-arg-info", "-w", "-g", "-DX=1", "-cl-std=CL3.0"};
+  std::string all;
+  for (const char* o : options) {
+    BuildResult r = tryBuild(src, o);
+    EXPECT_CL(r.err) << o << "\n" << r.log;
+    all += std::string(o) + " ";
+  }
+  BuildResult r = tryBuild(src, all);
+  ASSERT_CL(r.err) << all << "\n" << r.log;
+  cl_kernel k = kernel(r.program, "f");
+  cl_mem out = buffer(4 * sizeof(float));
+  setArgs(k, out);
+  run(k, {4});
+  EXPECT_EQ(read<float>(out, 4), std::vector<float>(4, 2.0f));
+}
+
 TEST_F(Build, InvalidOptionIsRejected) {
   BuildResult r = tryBuild("__kernel void k(void) {}", "-fibercl-no-such-option");
   EXPECT_CL_ERR(CL_INVALID_BUILD_OPTIONS, r.err) << r.log;
@@ -415,6 +442,16 @@ TEST_F(Build, KernelArgAndWorkGroupInfo) {
   ASSERT_CL(clGetKernelWorkGroupInfo(plain, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                      sizeof compile, compile, nullptr));
   EXPECT_EQ(compile[0] + compile[1] + compile[2], 0u);
+  // Without -cl-kernel-arg-info the names are not kept; the rest still answers.
+  if (isFiberCL()) {
+    cl_kernel plain = kernelFrom("__kernel void plain(__global int* dst, uint n) { dst[0] = n; }",
+                                 "plain");
+    char buf[64] = {};
+    EXPECT_CL_ERR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                  clGetKernelArgInfo(plain, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
+    ASSERT_CL(clGetKernelArgInfo(plain, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof buf, buf, nullptr));
+    EXPECT_STREQ(buf, "uint");
+  }
 }
 
 TEST_F(Build, ProgramInfoAndCreateKernelsInProgram) {
