@@ -148,7 +148,8 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // a work-group is one sub-group
+    return out.scalar<cl_uint>(1);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return out.scalar<cl_uint>(0);
   case CL_DEVICE_NAME:

@@ -34,6 +34,7 @@ const NameVersions &deviceExtensions() {
       {"cl_khr_3d_image_writes", v(1, 0)},
       {"cl_khr_depth_images", v(1, 0)},
       {"cl_khr_image2d_from_buffer", v(1, 0)},
+      {"cl_khr_subgroups", v(1, 0)},
       {CL_FIBERCL_SCHEDULING_EXTENSION_NAME, v(0, 1)},
   };
   return list;
@@ -53,6 +54,7 @@ const NameVersions &openclCFeatures() {
       {"__opencl_c_images", v(3, 0)},
       {"__opencl_c_read_write_images", v(3, 0)},
       {"__opencl_c_3d_image_writes", v(3, 0)},
+      {"__opencl_c_subgroups", v(3, 0)},
   };
   return list;
 }

@@ -368,9 +368,51 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
                                            size_t param_value_size, void *param_value,
                                            size_t *param_value_size_ret) {
   return call(__func__, [&] {
-    obj<Kernel>(kernel, "kernel");
-    // CL_INVALID_OPERATION if device does not support subgroups.
-    throw Error(CL_INVALID_OPERATION, "sub-groups are not supported");
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_DEVICE if device is not the kernel's (NULL is fine: it has one).
+    if (device) {
+      Device &dev = obj<Device>(device, "device");
+      check(!k.program().context().hasDevice(dev), CL_INVALID_DEVICE,
+            "device is not the kernel's");
+    }
+    // A work-group is one sub-group (builtins/lib/sub_groups.cl).
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    auto localSize = [&]() {
+      // CL_INVALID_VALUE if param_name needs a local size and input_value is not one.
+      check(!input_value || input_value_size == 0 || input_value_size % sizeof(size_t) != 0 ||
+                input_value_size > 3 * sizeof(size_t),
+            CL_INVALID_VALUE, "input_value must be a local size of 1 to 3 size_t");
+      const auto *sizes = static_cast<const size_t *>(input_value);
+      size_t items = 1;
+      for (size_t i = 0; i < input_value_size / sizeof(size_t); ++i)
+        items *= sizes[i];
+      return items;
+    };
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+      return out.scalar<size_t>(localSize());
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+      return out.scalar<size_t>(localSize() ? 1 : 0);
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+      check(!input_value || input_value_size != sizeof(size_t), CL_INVALID_VALUE,
+            "input_value must be one size_t (the sub-group count)");
+      size_t count = *static_cast<const size_t *>(input_value);
+      // Any local size makes one sub-group; no other count can be had (all zeros).
+      size_t dims = param_value_size ? param_value_size / sizeof(size_t) : 3;
+      check(dims == 0 || dims > 3, CL_INVALID_VALUE, "param_value_size is not 1 to 3 size_t");
+      std::vector<size_t> size(dims, count == 1 ? 1 : 0);
+      if (count == 1)
+        size[0] = k.program().context().device().limits().maxWorkGroupSize;
+      return out.array(size);
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+      return out.scalar<size_t>(1);
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+      return out.scalar<size_t>(0); // no way to ask for a number of sub-groups
+    default:
+      badParam();
+    }
   });
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <map>
+
 #include "cl_test.hpp"
 
 namespace fcltest {
@@ -150,6 +152,85 @@ TEST_F(Collectives, FloatReductionsAndScansMatchTheHost) {
       EXPECT_EQ(out[n + i], sum) << i;
     }
   }
+}
+
+// Sub-group functions, checked against what the kernel itself reports of its
+// sub-groups (id, local id, size), so the check holds for any sub-group layout: each
+// result is recomputed on the host over the work-items of the same sub-group, in
+// sub-group local id order. The API's sub-group queries must agree with the layout seen.
+TEST_F(Collectives, SubGroupFunctionsAgreeWithTheReportedLayout) {
+  if (!hasExtension("cl_khr_subgroups") && !hasCFeature("__opencl_c_subgroups"))
+    GTEST_SKIP() << "the device reports no sub-groups";
+  cl_kernel k = kernelFrom(R"CLC(
+    #ifndef __opencl_c_subgroups
+    #error "__opencl_c_subgroups is not defined"
+    #endif
+    __kernel void sg(__global const int* in, __global int* out) {
+      size_t g = get_global_id(0), n = get_global_size(0);
+      int x = in[g];
+      out[0 * n + g] = get_sub_group_id() + 1000 * (int)get_group_id(0);
+      out[1 * n + g] = get_sub_group_local_id();
+      out[2 * n + g] = get_sub_group_size();
+      out[3 * n + g] = sub_group_reduce_add(x);
+      out[4 * n + g] = sub_group_scan_inclusive_max(x);
+      out[5 * n + g] = sub_group_scan_exclusive_add(x);
+      out[6 * n + g] = sub_group_broadcast(x, 0);
+      out[7 * n + g] = sub_group_any(x == 7);
+      sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+      out[8 * n + g] = get_num_sub_groups();
+    })CLC",
+                           "sg", "-cl-std=CL3.0");
+  const size_t n = 500, local = 96;  // the last group has 20 work-items
+  std::vector<cl_int> in(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_int>((i * 37) % 101) - 50;
+  in[3] = 7;
+  cl_mem din = bufferFrom(in), dout = buffer(9 * n * sizeof(cl_int));
+  setArgs(k, din, dout);
+  run(k, {n}, {local});
+  auto out = read<cl_int>(dout, 9 * n);
+  std::map<int, std::vector<size_t>> groups;  // sub-group key -> items by local id
+  for (size_t i = 0; i < n; ++i) {
+    auto& items = groups[out[i]];
+    size_t lid = static_cast<size_t>(out[n + i]);
+    if (items.size() <= lid) items.resize(lid + 1, SIZE_MAX);
+    ASSERT_EQ(items[lid], SIZE_MAX) << "two work-items with sub-group local id " << lid;
+    items[lid] = i;
+  }
+  size_t maxSeen = 0;
+  for (auto& [key, items] : groups) {
+    SCOPED_TRACE("sub-group " + std::to_string(key));
+    int sum = 0, any = 0;
+    for (size_t i : items) {
+      ASSERT_NE(i, SIZE_MAX) << "a sub-group local id is missing";
+      sum += in[i];
+      any |= in[i] == 7;
+    }
+    maxSeen = std::max(maxSeen, items.size());
+    int run = 0, best = INT_MIN;
+    for (size_t lid = 0; lid < items.size(); ++lid) {
+      size_t i = items[lid];
+      EXPECT_EQ(static_cast<size_t>(out[2 * n + i]), items.size());
+      EXPECT_EQ(out[3 * n + i], sum);
+      EXPECT_EQ(out[5 * n + i], run);
+      run += in[i];
+      best = std::max(best, in[i]);
+      EXPECT_EQ(out[4 * n + i], best);
+      EXPECT_EQ(out[6 * n + i], in[items[0]]);
+      EXPECT_EQ(out[7 * n + i] != 0, any != 0);
+    }
+  }
+  size_t maxSize = 0, count = 0;
+  size_t ls[1] = {local};
+  ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof ls, ls, sizeof maxSize, &maxSize, nullptr));
+  ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof ls,
+                                    ls, sizeof count, &count, nullptr));
+  EXPECT_GE(maxSize, maxSeen);
+  EXPECT_GE(count * maxSize, local) << "the sub-groups must cover a work-group";
+  EXPECT_EQ(static_cast<size_t>(out[8 * n]), count);
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 0,
+                                        nullptr, sizeof maxSize, &maxSize, nullptr));
 }
 
 } // namespace
