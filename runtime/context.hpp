@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/object.hpp"
+#include "runtime/svm.hpp"
 
 #include <mutex>
 #include <vector>
@@ -30,6 +31,9 @@ public:
   Device &device() const { return *devices_.front(); }
   const std::vector<cl_context_properties> &properties() const { return properties_; }
 
+  // The context's clSVMAlloc allocations.
+  SvmAllocations &svm() { return svm_; }
+
   // Reports an error to the application's pfn_notify, if it gave one.
   void notify(const char *errinfo) const;
   void addDestructorCallback(DestructorCallback fn, void *userData);
@@ -41,6 +45,7 @@ private:
   void *userData_;
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+  SvmAllocations svm_; // freed after the destructor callbacks ran
 };
 
 } // namespace fibercl::runtime

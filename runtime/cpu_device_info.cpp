@@ -204,8 +204,10 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<size_t>(64 * 1024);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return out.scalar<size_t>(1024 * 1024);
-  case CL_DEVICE_SVM_CAPABILITIES:
-    return out.scalar<cl_device_svm_capabilities>(0);
+  case CL_DEVICE_SVM_CAPABILITIES: // one address space, the CPU's coherence and atomics
+    return out.scalar<cl_device_svm_capabilities>(
+        CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+        CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

@@ -45,6 +45,13 @@ void Kernel::setValue(cl_uint index, const void *value, size_t size) {
 
 void Kernel::setMem(cl_uint index, Mem *mem) {
   args_[index].mem = Ref<Mem>(mem);
+  args_[index].address = 0;
+  args_[index].set = true;
+}
+
+void Kernel::setAddress(cl_uint index, const void *address) {
+  args_[index].mem.reset();
+  args_[index].address = reinterpret_cast<uint64_t>(address);
   args_[index].set = true;
 }
 
@@ -85,7 +92,7 @@ Kernel::Snapshot Kernel::snapshot() const {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer:
     case compiler::ArgKind::Image: {
-      uint64_t addr = 0;
+      uint64_t addr = args_[i].address;
       if (const Mem *m = args_[i].mem.get()) {
         addr = m->kernelAddress();
         s.mems.push_back(args_[i].mem);

@@ -37,6 +37,8 @@ public:
   // the size of a __local argument.
   void setValue(cl_uint index, const void *value, size_t size);
   void setMem(cl_uint index, Mem *mem);
+  // clSetKernelArgSVMPointer: a pointer argument given as an address.
+  void setAddress(cl_uint index, const void *address);
   void setLocal(cl_uint index, size_t size);
 
   bool allArgsSet() const;
@@ -69,6 +71,7 @@ private:
   struct Arg {
     bool set = false;
     Ref<Mem> mem;
+    uint64_t address = 0; // an SVM pointer argument's address, when no `mem`
     uint64_t localSize = 0;
   };
   void computeLayout();

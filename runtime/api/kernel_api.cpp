@@ -201,9 +201,16 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                             const void *arg_value) {
   return call(__func__, [&] {
-    obj<Kernel>(kernel, "kernel");
-    // CL_INVALID_OPERATION if no devices in the context support SVM.
-    throw Error(CL_INVALID_OPERATION, "SVM is not supported");
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel &k = obj<Kernel>(kernel, "kernel");
+    // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+    check(arg_index >= k.numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    // The device supports fine-grained system SVM: any host address will do, those of
+    // clSVMAlloc and others alike (NULL too).
+    auto kind = k.info().args[arg_index].kind;
+    check(kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer,
+          CL_INVALID_ARG_INDEX, "the argument is not a __global or __constant pointer");
+    k.setAddress(arg_index, arg_value);
   });
 }
 
@@ -246,9 +253,17 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
       return;
     }
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-      // CL_INVALID_OPERATION if ... SVM is not supported by any device in the context.
-      throw Error(CL_INVALID_OPERATION, "SVM is not supported");
+      // The pointers a kernel reaches through other memory need nothing: the kernel
+      // runs in the host's address space.
+      check(!param_value && param_value_size, CL_INVALID_VALUE, "param_value is NULL");
+      check(param_value_size % sizeof(void *) != 0, CL_INVALID_VALUE,
+            "param_value_size is not a multiple of sizeof(void *)");
+      return;
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: {
+      cl_bool v = value(cl_bool{});
+      check(v != CL_TRUE && v != CL_FALSE, CL_INVALID_VALUE, "not a cl_bool");
+      return; // always true here: any host pointer is device-visible
+    }
     default:
       throw Error(CL_INVALID_VALUE, "unknown param_name");
     }

@@ -169,8 +169,11 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
       return out.scalar<cl_mem>(m.parent() ? m.parent()->handle() : nullptr);
     case CL_MEM_OFFSET:
       return out.scalar<size_t>(m.offset());
-    case CL_MEM_USES_SVM_POINTER:
-      return out.scalar<cl_bool>(CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: // a USE_HOST_PTR buffer on a clSVMAlloc allocation
+      return out.scalar<cl_bool>(m.hostPtr() && (m.flags() & CL_MEM_USE_HOST_PTR) &&
+                                         m.context().svm().find(m.hostPtr(), m.size())
+                                     ? CL_TRUE
+                                     : CL_FALSE);
     case CL_MEM_PROPERTIES:
       return out.array(m.properties());
     default:

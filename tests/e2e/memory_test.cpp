@@ -252,5 +252,93 @@ TEST_F(Memory, DestructorCallbacksFireOnReleaseInReverseOrder) {
   EXPECT_LT(second.load(), first.load()) << "callbacks must run in reverse registration order";
 }
 
+// Shared virtual memory: coarse- and fine-grained buffers from clSVMAlloc, a linked
+// list built on the host and walked by a kernel (pointers inside SVM), host pointers
+// the kernel reaches through fine-grained system SVM, and the clEnqueueSVM* commands.
+TEST_F(Memory, SharedVirtualMemory) {
+  auto caps = deviceInfo<cl_device_svm_capabilities>(device_, CL_DEVICE_SVM_CAPABILITIES);
+  if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    GTEST_SKIP() << "the device reports no SVM";
+  struct Node {
+    cl_int value;
+    cl_int pad;
+    Node* next;
+  };
+  cl_kernel k = kernelFrom(R"CLC(
+    typedef struct Node { int value; int pad; __global struct Node* next; } Node;
+    __kernel void walk(__global Node* head, __global int* sums, __global int* scratch) {
+      int i = get_global_id(0), sum = 0;
+      for (__global Node* n = head; n; n = n->next) sum += n->value * (i + 1);
+      sums[i] = sum;
+      scratch[i] += 1;
+    })CLC",
+                           "walk", "-cl-std=CL2.0");
+  const int nodes = 10, items = 16;
+  auto* list = static_cast<Node*>(clSVMAlloc(context_, CL_MEM_READ_WRITE, nodes * sizeof(Node), 0));
+  ASSERT_NE(list, nullptr);
+  auto* sums = static_cast<cl_int*>(clSVMAlloc(
+      context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, items * sizeof(cl_int), 64));
+  ASSERT_NE(sums, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(sums) % 64, 0u);
+  // Coarse-grained: the host writes between map and unmap.
+  ASSERT_CL(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_WRITE, list, nodes * sizeof(Node), 0, nullptr,
+                            nullptr));
+  for (int i = 0; i < nodes; ++i) list[i] = {i + 1, 0, i + 1 < nodes ? &list[i + 1] : nullptr};
+  ASSERT_CL(clEnqueueSVMUnmap(queue_, list, 0, nullptr, nullptr));
+  cl_int zero = 0;
+  ASSERT_CL(clEnqueueSVMMemFill(queue_, sums, &zero, sizeof zero, items * sizeof(cl_int), 0,
+                                nullptr, nullptr));
+  std::vector<cl_int> host(items, 100);  // fine-grained system SVM: a plain host array
+  ASSERT_CL(clSetKernelArgSVMPointer(k, 0, list));
+  ASSERT_CL(clSetKernelArgSVMPointer(k, 1, sums));
+  ASSERT_CL(clSetKernelArgSVMPointer(k, 2, host.data()));
+  run(k, {items});
+  for (int i = 0; i < items; ++i) {
+    EXPECT_EQ(sums[i], 55 * (i + 1)) << i;
+    EXPECT_EQ(host[i], 101) << i;
+  }
+  // Copies between SVM allocations; overlap is refused.
+  ASSERT_CL(clEnqueueSVMMemcpy(queue_, CL_TRUE, sums, &list[0].value, sizeof(cl_int), 0, nullptr,
+                               nullptr));
+  EXPECT_EQ(sums[0], 1);
+  EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP, clEnqueueSVMMemcpy(queue_, CL_TRUE, sums + 1, sums,
+                                                        8 * sizeof(cl_int), 0, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueSVMMemFill(queue_, sums, &zero, 3, 12, 0, nullptr,
+                                                      nullptr));
+  // A buffer on an SVM allocation says so.
+  cl_int err = CL_SUCCESS;
+  cl_mem b = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, items * sizeof(cl_int), sums, &err);
+  ASSERT_CL(err);
+  cl_bool uses = CL_FALSE;
+  ASSERT_CL(clGetMemObjectInfo(b, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, nullptr));
+  EXPECT_EQ(uses, static_cast<cl_bool>(CL_TRUE));
+  clReleaseMemObject(b);
+  // clEnqueueSVMFree calls the application's function once the queue gets there.
+  struct Freed {
+    cl_uint count = 0;
+    void* first = nullptr;
+  } freed;
+  void* toFree[] = {list};
+  ASSERT_CL(clEnqueueSVMFree(
+      queue_, 1, toFree,
+      [](cl_command_queue, cl_uint n, void* ptrs[], void* user) {
+        auto* f = static_cast<Freed*>(user);
+        f->count = n;
+        f->first = ptrs[0];
+      },
+      &freed, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  EXPECT_EQ(freed.count, 1u);
+  EXPECT_EQ(freed.first, static_cast<void*>(list));
+  clSVMFree(context_, list);
+  void* sumsPtr[] = {sums};
+  ASSERT_CL(clEnqueueSVMFree(queue_, 1, sumsPtr, nullptr, nullptr, 0, nullptr, nullptr));
+  ASSERT_CL(clFinish(queue_));
+  // Invalid requests get NULL.
+  EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 0, 0), nullptr);
+  EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 64, 3), nullptr);
+  EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_ATOMICS, 64, 0), nullptr);
+}
+
 }  // namespace
 }  // namespace fcltest
