@@ -163,10 +163,9 @@ unsigned channelCount(cl_channel_order o) {
   switch (o) {
   case CL_RG:
   case CL_RA:
-  case CL_Rx:
+  case CL_RGx: // the x channels of CL_Rx and CL_RGx take no storage
     return 2;
   case CL_RGB:
-  case CL_RGx:
   case CL_sRGB:
     return 3;
   case CL_RGBA:
@@ -278,7 +277,7 @@ void encodePixel(const cl_image_format &f, const void *color, unsigned char *pix
       break;
     }
   }
-  // Padding channels (CL_Rx, CL_RGx, CL_sRGBx) are written as 0.
+  // The padding channel of CL_sRGBx is written as 0.
   for (unsigned i = n; i < channelCount(o); ++i)
     std::memset(pixel + i * bytes, 0, bytes);
 }

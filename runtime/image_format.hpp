@@ -19,7 +19,8 @@ bool isSupportedImageFormat(const cl_image_format &format, cl_mem_object_type ty
 // (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR).
 size_t pixelSize(const cl_image_format &format);
 
-// Channels stored per pixel (CL_RGBx and friends count their padding channel).
+// Channels stored per pixel (CL_sRGBx counts its padding channel, CL_Rx and CL_RGx
+// store none: the CTS's sizes).
 unsigned channelCount(cl_channel_order order);
 
 // Encodes `color` (cl_float4 for normalised, half and float formats; cl_int4 or

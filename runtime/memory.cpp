@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 
+static_assert(FCL_IMAGE_TYPE_2D_ARRAY == CL_MEM_OBJECT_IMAGE2D_ARRAY &&
+              FCL_IMAGE_TYPE_1D_ARRAY == CL_MEM_OBJECT_IMAGE1D_ARRAY);
+
 namespace fibercl::runtime {
 
 Mem::Mem(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,

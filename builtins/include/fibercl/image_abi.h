@@ -36,6 +36,10 @@ typedef struct fcl_image {
   fcl_u32 image_type;        /* CL_MEM_OBJECT_IMAGE1D, ... */
 } fcl_image;
 
+/* image_type values kernels test (the CL_MEM_OBJECT_* numbers). */
+#define FCL_IMAGE_TYPE_2D_ARRAY 0x10F3u
+#define FCL_IMAGE_TYPE_1D_ARRAY 0x10F5u
+
 /* Sampler bits (Clang's encoding of sampler initialisers; opencl-c-base.h's CLK_*). */
 #define FCL_SAMPLER_NORMALIZED_COORDS 0x1u
 #define FCL_SAMPLER_ADDRESS_MASK 0xEu /* CLK_ADDRESS_NONE 0, CLAMP_TO_EDGE 2, CLAMP 4,
