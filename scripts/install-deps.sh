@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers opencl-c-headers clinfo
   pocl-opencl-icd
+  ffmpeg  # its OpenCL filters against their CPU twins (conformance/ffmpeg)
 )
 
 missing=()
