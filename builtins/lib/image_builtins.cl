@@ -127,24 +127,6 @@ static inline float fcl_linear_to_srgb(float c) {
   return c <= 0.0031308f ? 12.92f * c : 1.055f * pow(c, 1.0f / 2.4f) - 0.055f;
 }
 
-/* One stored channel as float (normalised formats, half and float). */
-static inline float fcl_channel_f(const __global uchar *p, uint type, int i) {
-  switch (type) {
-  case CLK_UNORM_INT8: return (float)p[i] / 255.0f;
-  case CLK_SNORM_INT8: return fmax(-1.0f, (float)((const __global char *)p)[i] / 127.0f);
-  case CLK_UNORM_INT16: return (float)((const __global ushort *)p)[i] / 65535.0f;
-  case CLK_SNORM_INT16: return fmax(-1.0f, (float)((const __global short *)p)[i] / 32767.0f);
-  case CLK_HALF_FLOAT: return vload_half(i, (const __global half *)p);
-  case CLK_FLOAT: return ((const __global float *)p)[i];
-  case CLK_SIGNED_INT8: return (float)((const __global char *)p)[i];
-  case CLK_SIGNED_INT16: return (float)((const __global short *)p)[i];
-  case CLK_SIGNED_INT32: return (float)((const __global int *)p)[i];
-  case CLK_UNSIGNED_INT8: return (float)p[i];
-  case CLK_UNSIGNED_INT16: return (float)((const __global ushort *)p)[i];
-  default: return (float)((const __global uint *)p)[i];
-  }
-}
-
 static inline int fcl_channel_i(const __global uchar *p, uint type, int i) {
   switch (type) {
   case CLK_SIGNED_INT8: return ((const __global char *)p)[i];
@@ -159,27 +141,77 @@ static inline uint fcl_channel_ui(const __global uchar *p, uint type, int i) {
   return (uint)fcl_channel_i(p, type, i);
 }
 
+/* The first n (1 to 4) channels of type T at p, as a T4 (the rest 0): one load when
+ * all four are stored. */
+#define FCL_LOAD_CHANNELS(T)                                                               \
+  static inline T##4 fcl_load4_##T(const __global uchar *p, int n) {                       \
+    const __global T *q = (const __global T *)p;                                           \
+    if (n == 4)                                                                            \
+      return vload4(0, q);                                                                 \
+    return (T##4)(q[0], n > 1 ? q[1] : (T)0, n > 2 ? q[2] : (T)0, (T)0);                   \
+  }
+/* Stores the first n (1 to 4) channels of v at p. */
+#define FCL_STORE_CHANNELS(T)                                                              \
+  static inline void fcl_store4_##T(__global uchar *p, int n, T##4 v) {                    \
+    __global T *q = (__global T *)p;                                                       \
+    if (n == 4) {                                                                          \
+      vstore4(v, 0, q);                                                                    \
+      return;                                                                              \
+    }                                                                                      \
+    q[0] = v.x;                                                                            \
+    if (n > 1)                                                                             \
+      q[1] = v.y;                                                                          \
+    if (n > 2)                                                                             \
+      q[2] = v.z;                                                                          \
+  }
+FCL_STORE_CHANNELS(uchar)
+FCL_STORE_CHANNELS(char)
+FCL_STORE_CHANNELS(ushort)
+FCL_STORE_CHANNELS(short)
+FCL_STORE_CHANNELS(float)
+
+FCL_LOAD_CHANNELS(uchar)
+FCL_LOAD_CHANNELS(char)
+FCL_LOAD_CHANNELS(ushort)
+FCL_LOAD_CHANNELS(short)
+FCL_LOAD_CHANNELS(float)
+
+static inline int4 fcl_decode_i(fcl_img d, int4 c);
+
 /* The pixel at c (inside the image) as RGBA. */
 static inline float4 fcl_decode_f(fcl_img d, int4 c) {
   const __global uchar *p = fcl_pixel(d, c);
   uint type = d->channel_data_type, order = d->channel_order;
-  if (type == CLK_UNORM_SHORT_565 || type == CLK_UNORM_SHORT_555) {
+  int n = fcl_stored_channels(order);
+  float4 s; /* the stored channels, in storage order */
+  switch (type) {
+  case CLK_UNORM_INT8: s = convert_float4(fcl_load4_uchar(p, n)) / 255.0f; break;
+  case CLK_SNORM_INT8: s = fmax(-1.0f, convert_float4(fcl_load4_char(p, n)) / 127.0f); break;
+  case CLK_UNORM_INT16: s = convert_float4(fcl_load4_ushort(p, n)) / 65535.0f; break;
+  case CLK_SNORM_INT16: s = fmax(-1.0f, convert_float4(fcl_load4_short(p, n)) / 32767.0f); break;
+  case CLK_FLOAT: s = fcl_load4_float(p, n); break;
+  case CLK_HALF_FLOAT:
+    s = n == 4 ? vload_half4(0, (const __global half *)p)
+               : (float4)(vload_half(0, (const __global half *)p),
+                          n > 1 ? vload_half(1, (const __global half *)p) : 0.0f,
+                          n > 2 ? vload_half(2, (const __global half *)p) : 0.0f, 0.0f);
+    break;
+  case CLK_UNORM_SHORT_565: {
     uint v = *(const __global ushort *)p;
-    float4 r = type == CLK_UNORM_SHORT_565
-                   ? (float4)((v >> 11) & 31u, (v >> 5) & 63u, v & 31u, 1) / (float4)(31, 63, 31, 1)
-                   : (float4)((v >> 10) & 31u, (v >> 5) & 31u, v & 31u, 31) / 31.0f;
-    return r;
+    return (float4)((v >> 11) & 31u, (v >> 5) & 63u, v & 31u, 1) / (float4)(31, 63, 31, 1);
   }
-  if (type == CLK_UNORM_INT_101010) {
+  case CLK_UNORM_SHORT_555: {
+    uint v = *(const __global ushort *)p;
+    return (float4)((v >> 10) & 31u, (v >> 5) & 31u, v & 31u, 31) / 31.0f;
+  }
+  case CLK_UNORM_INT_101010: {
     uint v = *(const __global uint *)p;
     return (float4)((v >> 20) & 1023u, (v >> 10) & 1023u, v & 1023u, 1023) / 1023.0f;
   }
-  int n = fcl_stored_channels(order);
-  float c0 = fcl_channel_f(p, type, 0);
-  float c1 = n > 1 ? fcl_channel_f(p, type, 1) : 0.0f;
-  float c2 = n > 2 ? fcl_channel_f(p, type, 2) : 0.0f;
-  float c3 = n > 3 ? fcl_channel_f(p, type, 3) : 0.0f;
-  float4 v = fcl_swizzle_f(order, c0, c1, c2, c3);
+  default: /* integer formats (read_imagef on them is undefined): their values */
+    return convert_float4(fcl_decode_i(d, c));
+  }
+  float4 v = fcl_swizzle_f(order, s.x, s.y, s.z, s.w);
   if (fcl_is_srgb(order))
     v = (float4)(fcl_srgb_to_linear(v.x), fcl_srgb_to_linear(v.y), fcl_srgb_to_linear(v.z), v.w);
   return v;
@@ -223,19 +255,20 @@ static inline void fcl_encode_f(fcl_img d, int4 c, float4 v) {
   float4 s = fcl_unswizzle_f(order, v);
   if (order == CLK_sRGBx)
     s.w = 0.0f;
-  float ch[4] = {s.x, s.y, s.z, s.w};
   int n = fcl_stored_channels(order);
-  for (int i = 0; i < n; ++i) {
-    float f = ch[i];
-    switch (type) {
-    case CLK_UNORM_INT8: p[i] = convert_uchar_sat_rte(f * 255.0f); break;
-    case CLK_SNORM_INT8: ((__global char *)p)[i] = convert_char_sat_rte(f * 127.0f); break;
-    case CLK_UNORM_INT16: ((__global ushort *)p)[i] = convert_ushort_sat_rte(f * 65535.0f); break;
-    case CLK_SNORM_INT16: ((__global short *)p)[i] = convert_short_sat_rte(f * 32767.0f); break;
-    case CLK_HALF_FLOAT: vstore_half_rte(f, i, (__global half *)p); break;
-    case CLK_FLOAT: ((__global float *)p)[i] = f; break;
-    default: break; /* integer formats take write_imagei/ui */
-    }
+  switch (type) {
+  case CLK_UNORM_INT8: fcl_store4_uchar(p, n, convert_uchar4_sat_rte(s * 255.0f)); break;
+  case CLK_SNORM_INT8: fcl_store4_char(p, n, convert_char4_sat_rte(s * 127.0f)); break;
+  case CLK_UNORM_INT16: fcl_store4_ushort(p, n, convert_ushort4_sat_rte(s * 65535.0f)); break;
+  case CLK_SNORM_INT16: fcl_store4_short(p, n, convert_short4_sat_rte(s * 32767.0f)); break;
+  case CLK_FLOAT: fcl_store4_float(p, n, s); break;
+  case CLK_HALF_FLOAT: {
+    float ch[4] = {s.x, s.y, s.z, s.w};
+    for (int i = 0; i < n; ++i)
+      vstore_half_rte(ch[i], i, (__global half *)p);
+    break;
+  }
+  default: break; /* integer formats take write_imagei/ui */
   }
 }
 

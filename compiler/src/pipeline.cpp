@@ -31,6 +31,7 @@
 //     loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
 #include "pipeline.hpp"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
@@ -56,6 +57,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "build_timer.hpp"
 #include "builtins_linker.hpp"
@@ -149,6 +151,42 @@ void alignPrivateAggregates(llvm::Module &m) {
         }
 }
 
+// Image descriptors (fibercl/image_abi.h) do not change while kernels run: loads from
+// them are marked invariant, so LLVM may hoist them out of work-item loops that store
+// pixels (which it must otherwise assume could overwrite the descriptor). Followed from
+// the builtins' __fcl_image_desc calls through address arithmetic and into the library
+// functions they are passed to (only image helpers take descriptors).
+void markImageDescriptorLoadsInvariant(llvm::Module &m) {
+  llvm::Function *handle = m.getFunction("__fcl_image_desc");
+  if (!handle)
+    return;
+  llvm::MDNode *empty = llvm::MDNode::get(m.getContext(), {});
+  std::vector<llvm::Value *> work(handle->user_begin(), handle->user_end());
+  llvm::SmallPtrSet<llvm::Value *, 32> seen(work.begin(), work.end());
+  while (!work.empty()) {
+    llvm::Value *v = work.back();
+    work.pop_back();
+    for (llvm::Use &use : v->uses()) {
+      llvm::User *u = use.getUser();
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(u)) {
+        load->setMetadata(llvm::LLVMContext::MD_invariant_load, empty);
+        continue;
+      }
+      llvm::Value *next = nullptr;
+      if (llvm::isa<llvm::GetElementPtrInst, llvm::PHINode, llvm::SelectInst>(u))
+        next = u;
+      else if (auto *call = llvm::dyn_cast<llvm::CallBase>(u)) {
+        llvm::Function *callee = call->getCalledFunction();
+        if (callee && callee != handle && !callee->isDeclaration() &&
+            call->isArgOperand(&use))
+          next = callee->getArg(call->getArgOperandNo(&use));
+      }
+      if (next && seen.insert(next).second)
+        work.push_back(next);
+    }
+  }
+}
+
 // What YieldPointsPass's analysis needs of the unoptimised bodies (pipeline step 4).
 llvm::FunctionPassManager cleanupForAnalysis() {
   llvm::FunctionPassManager fpm;
@@ -236,6 +274,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   renameCooperativeQueries(m);
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
     return false;
+  markImageDescriptorLoadsInvariant(m);
   buildPhaseDone("builtins");
 
   SiteTable sites;
