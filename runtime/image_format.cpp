@@ -94,6 +94,7 @@ unsigned storedComponents(cl_channel_order o, unsigned *component) {
     return set({0, 3});
   case CL_RGBA:
   case CL_sRGBA:
+  case CL_sRGBx: // its x byte holds alpha, as the CTS expects
     return set({0, 1, 2, 3});
   case CL_BGRA:
   case CL_sBGRA:
@@ -103,7 +104,6 @@ unsigned storedComponents(cl_channel_order o, unsigned *component) {
   case CL_ABGR:
     return set({3, 2, 1, 0});
   case CL_sRGB:
-  case CL_sRGBx:
     return set({0, 1, 2});
   default: // R, Rx, INTENSITY, LUMINANCE, DEPTH
     return set({0});
@@ -277,9 +277,6 @@ void encodePixel(const cl_image_format &f, const void *color, unsigned char *pix
       break;
     }
   }
-  // The padding channel of CL_sRGBx is written as 0.
-  for (unsigned i = n; i < channelCount(o); ++i)
-    std::memset(pixel + i * bytes, 0, bytes);
 }
 
 } // namespace fibercl::runtime

@@ -58,8 +58,8 @@ static inline int4 fcl_clamp_to_image(fcl_img d, int4 c) {
   return (int4)(clamp(c.x, 0, e.x - 1), clamp(c.y, 0, e.y - 1), clamp(c.z, 0, e.z - 1), 0);
 }
 
-/* Stored channels per pixel of the non-packed formats (CL_sRGBx's fourth is padding;
- * CL_Rx and CL_RGx store no padding). */
+/* Stored channels per pixel of the non-packed formats (CL_sRGBx's fourth is padding,
+ * read as alpha 1; CL_Rx and CL_RGx store no padding). */
 static inline int fcl_stored_channels(uint order) {
   switch (order) {
   case CLK_RG: case CLK_RA: case CLK_RGx: return 2;
@@ -252,9 +252,7 @@ static inline void fcl_encode_f(fcl_img d, int4 c, float4 v) {
   }
   if (fcl_is_srgb(order))
     v = (float4)(fcl_linear_to_srgb(v.x), fcl_linear_to_srgb(v.y), fcl_linear_to_srgb(v.z), v.w);
-  float4 s = fcl_unswizzle_f(order, v);
-  if (order == CLK_sRGBx)
-    s.w = 0.0f;
+  float4 s = fcl_unswizzle_f(order, v); /* CL_sRGBx's x byte gets alpha, as in the CTS */
   int n = fcl_stored_channels(order);
   switch (type) {
   case CLK_UNORM_INT8: fcl_store4_uchar(p, n, convert_uchar4_sat_rte(s * 255.0f)); break;
