@@ -10,7 +10,9 @@
 #include "fibercl/compiler/compiler.hpp"
 #include "fibercl/kernel_abi.h"
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 // Kernels reserve scratch for the work-group collectives up to this size.
 static_assert(fibercl::runtime::CpuDevice::kMaxWorkGroupSize == FIBERCL_MAX_WORK_GROUP_SIZE);
@@ -176,10 +178,23 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.string(joinNames(deviceExtensions()));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
     return out.array(nameVersions(deviceExtensions()));
-  case CL_DEVICE_ILS_WITH_VERSION:
+  // SPIR-V through the SPIRV-LLVM-Translator (Debian's llvm-spirv-15), when installed.
+  case CL_DEVICE_ILS_WITH_VERSION: {
+    std::vector<cl_name_version> ils;
+    for (unsigned minor = 0; compiler::spirvAvailable() && minor <= 4; ++minor) {
+      cl_name_version v{};
+      v.version = CL_MAKE_VERSION(1, minor, 0);
+      std::strncpy(v.name, "SPIR-V", CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+      ils.push_back(v);
+    }
+    return out.array(ils);
+  }
+  case CL_DEVICE_IL_VERSION:
+    return out.string(compiler::spirvAvailable()
+                          ? "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+                          : "");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return out.bytes(nullptr, 0);
-  case CL_DEVICE_IL_VERSION:
   case CL_DEVICE_BUILT_IN_KERNELS:
     return out.string("");
   case CL_DEVICE_PLATFORM:

@@ -32,6 +32,9 @@ Program::Program(Context &context, std::string source)
 Program::Program(Context &context, compiler::Binary binary)
     : context_(context), origin_(Origin::Binary), binary_(std::move(binary)) {}
 
+Program::Program(Context &context, IL il)
+    : context_(context), origin_(Origin::IL), il_(std::move(il.bytes)) {}
+
 Program::Program(Context &context) : context_(context), origin_(Origin::Link) {}
 
 Program::~Program() = default;
@@ -92,6 +95,8 @@ void Program::build(const std::string &options) {
   uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
   if (origin_ == Origin::Source) {
     result = compiler::build(source_, options);
+  } else if (origin_ == Origin::IL) {
+    result = compiler::buildIL(il_, options);
   } else {
     compiler::Binary input = binary();
     // CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and
@@ -110,8 +115,8 @@ void Program::compile(const std::string &options,
                       const std::vector<compiler::Header> &headers) {
   // CL_INVALID_OPERATION if program has no source or IL available, i.e. it has not
   // been created with clCreateProgramWithSource or clCreateProgramWithIL.
-  if (origin_ != Origin::Source)
-    throw Error(CL_INVALID_OPERATION, "program was not created from source");
+  if (origin_ != Origin::Source && origin_ != Origin::IL)
+    throw Error(CL_INVALID_OPERATION, "program was not created from source or IL");
   beginBuild(true);
   struct End {
     Program *p;
@@ -122,7 +127,8 @@ void Program::compile(const std::string &options,
     status_ = CL_BUILD_IN_PROGRESS;
   }
   uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
-  compiler::Result result = compiler::compile(source_, options, headers);
+  compiler::Result result = origin_ == Origin::IL ? compiler::compileIL(il_, options)
+                                                  : compiler::compile(source_, options, headers);
   std::lock_guard<std::mutex> lock(mutex_);
   options_ = options;
   log_ = std::move(result.log);

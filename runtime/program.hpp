@@ -21,9 +21,14 @@ public:
   static constexpr Tag kTag = Tag::Program;
   static constexpr cl_int kInvalidError = CL_INVALID_PROGRAM;
 
-  enum class Origin { Source, Binary, Link };
+  enum class Origin { Source, IL, Binary, Link };
 
   Program(Context &context, std::string source);
+  // A SPIR-V program (clCreateProgramWithIL).
+  struct IL {
+    std::string bytes;
+  };
+  Program(Context &context, IL il);
   Program(Context &context, compiler::Binary binary);
   // An empty program that clLinkProgram fills.
   explicit Program(Context &context);
@@ -32,6 +37,7 @@ public:
   Context &context() const { return *context_; }
   Origin origin() const { return origin_; }
   const std::string &source() const { return source_; }
+  const std::string &il() const { return il_; }
 
   // Each throws Error: CL_INVALID_OPERATION (kernels attached, build in progress,
   // nothing to compile), CL_INVALID_*_OPTIONS, CL_*_PROGRAM_FAILURE.
@@ -73,6 +79,7 @@ private:
   Ref<Context> context_;
   Origin origin_;
   std::string source_;
+  std::string il_;
 
   mutable std::mutex mutex_;
   std::atomic<bool> building_{false};

@@ -11,6 +11,8 @@ PACKAGES=(
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers opencl-c-headers clinfo
   pocl-opencl-icd
   ffmpeg  # its OpenCL filters against their CPU twins (conformance/ffmpeg)
+  llvm-spirv-15  # reads SPIR-V for clCreateProgramWithIL (no translator for LLVM 19)
+  spirv-tools    # spirv-as, for the SPIR-V test modules
 )
 
 missing=()

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "binary_format.hpp"
+#include "spirv_reader.hpp"
 #include "build_options.hpp"
 #include "build_timer.hpp"
 #include "disk_cache.hpp"
@@ -250,6 +251,51 @@ Result build(const std::string &source, const std::string &options) {
       buildPhaseDone("cache-store");
     }
   }
+  return r;
+}
+
+bool isSpirv(const void *bytes, size_t size) { return looksLikeSpirv(bytes, size); }
+
+bool spirvAvailable() {
+  static const bool available = !spirvTranslator().empty();
+  return available;
+}
+
+Result compileIL(const std::string &il, const std::string &options) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Compile);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  BuildTimer timer;
+  llvm::LLVMContext context;
+  std::string log;
+  auto m = readSpirv(context, il, log);
+  buildPhaseDone("spirv");
+  if (!m)
+    return failure(std::move(log));
+  Result r;
+  r.success = true;
+  r.log = std::move(log);
+  r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
+  return r;
+}
+
+Result buildIL(const std::string &il, const std::string &options) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Build);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  BuildTimer timer;
+  std::string diskKey = cacheKey("spirv" + il, options);
+  if (auto r = fromDiskCache(diskKey, BinaryKind::Executable))
+    return *r;
+  llvm::LLVMContext context;
+  std::string log;
+  auto m = readSpirv(context, il, log);
+  buildPhaseDone("spirv");
+  if (!m)
+    return failure(std::move(log));
+  Result r = executableFrom(*m, parsed, std::move(log));
+  if (r.success)
+    cacheStore(diskKey, {r.binary.bytes, r.log});
   return r;
 }
 

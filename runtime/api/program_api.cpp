@@ -146,10 +146,13 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
 cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
                                              size_t length, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&]() -> cl_program {
-    obj<Context>(context, "context");
-    // CL_INVALID_OPERATION if no devices in context support intermediate language
-    // programs.
-    throw Error(CL_INVALID_OPERATION, "no intermediate language is supported");
+    Context &ctx = obj<Context>(context, "context");
+    // CL_INVALID_VALUE if il is NULL or if length is zero, or if the length-byte
+    // memory pointed to by il does not contain well-formed intermediate language
+    // input (SPIR-V is the only one).
+    check(!il || length == 0, CL_INVALID_VALUE, "il is NULL or length is 0");
+    check(!compiler::isSpirv(il, length), CL_INVALID_VALUE, "il is not a SPIR-V module");
+    return give(make<Program>(ctx, Program::IL{std::string(static_cast<const char *>(il), length)}));
   });
 }
 
@@ -293,8 +296,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     }
     case CL_PROGRAM_SOURCE:
       return out.string(p.source());
-    case CL_PROGRAM_IL:
-      return out.bytes(nullptr, 0);
+    case CL_PROGRAM_IL: // empty unless created with clCreateProgramWithIL
+      return out.bytes(p.il().data(), p.il().size());
     case CL_PROGRAM_BINARY_SIZES:
       return out.scalar<size_t>(p.binary().bytes.size());
     case CL_PROGRAM_BINARIES: {

@@ -117,6 +117,15 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
 // clBuildProgram from source: compile + link into an executable.
 Result build(const std::string &source, const std::string &options);
 
+// Programs created with clCreateProgramWithIL (SPIR-V): clBuildProgram and
+// clCompileProgram. The log says so when no SPIR-V translator is installed.
+Result buildIL(const std::string &il, const std::string &options);
+Result compileIL(const std::string &il, const std::string &options);
+// True if a SPIR-V translator is installed (CL_DEVICE_IL_VERSION is empty otherwise).
+bool spirvAvailable();
+// True if the bytes are a SPIR-V module (clCreateProgramWithIL's check).
+bool isSpirv(const void *bytes, size_t size);
+
 // clBuildProgram of a program created from a binary: an executable is accepted as is,
 // an object or library is linked into an executable.
 Result buildFromBinary(const Binary &binary, const std::string &options);
