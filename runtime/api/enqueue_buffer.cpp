@@ -1,6 +1,7 @@
 // Entry points that enqueue buffer commands: read, write, copy, fill (and their
 // rectangular forms), map, unmap, migrate.
 #include "runtime/api/enqueue.hpp"
+#include "runtime/api/mem_rules.hpp"
 #include "runtime/buffer_commands.hpp"
 #include "runtime/context.hpp"
 #include "runtime/memory.hpp"
@@ -33,16 +34,6 @@ Mem &bufferOf(Queue &q, cl_mem handle, const char *name) {
 
 void checkRange(const Mem &m, size_t offset, size_t size, const char *what) {
   check(offset > m.size() || size > m.size() - offset, CL_INVALID_VALUE, what);
-}
-
-// CL_INVALID_OPERATION if the host may not read (or write) this buffer.
-void checkHostRead(const Mem &m) {
-  check(m.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS), CL_INVALID_OPERATION,
-        "the buffer was created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS");
-}
-void checkHostWrite(const Mem &m) {
-  check(m.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS), CL_INVALID_OPERATION,
-        "the buffer was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
 }
 
 // Applies the defaults (0 = tightly packed) and the pitch rules of the *Rect calls:
@@ -285,20 +276,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
     // bounds or if size is 0 or if values specified in map_flags are not valid.
     checkRange(m, offset, size, "(offset, size) is outside the buffer");
     check(size == 0, CL_INVALID_VALUE, "size is 0");
-    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    check(map_flags & ~known, CL_INVALID_VALUE, "map_flags has unknown bits");
-    check((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-              (map_flags & (CL_MAP_READ | CL_MAP_WRITE)),
-          CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
-    // CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
-    // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags, or if buffer has
-    // been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and
-    // CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags.
-    if (map_flags & CL_MAP_READ)
-      checkHostRead(m);
-    if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
-      checkHostWrite(m);
+    checkMapFlags(map_flags, m);
     // Zero-copy: the mapped region is the buffer itself (for CL_MEM_USE_HOST_PTR,
     // the application's memory, as the specification requires).
     submit(q, CL_COMMAND_MAP_BUFFER, nullptr, wait, event, blocking_map);

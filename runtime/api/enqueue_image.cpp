@@ -2,6 +2,7 @@
 // with buffers), fill, map. An image is a pitched box of pixels (ImageLayout), so each
 // becomes a byte-box copy or fill (runtime/buffer_commands.hpp).
 #include "runtime/api/enqueue.hpp"
+#include "runtime/api/mem_rules.hpp"
 #include "runtime/buffer_commands.hpp"
 #include "runtime/context.hpp"
 #include "runtime/image_format.hpp"
@@ -77,15 +78,6 @@ Pitches hostPitches(const ImageLayout &l, const size_t *region, size_t rowPitch,
   if (oneDArray)
     return {slicePitch, slicePitch * region[1]};
   return {rowPitch, slicePitch};
-}
-
-void checkHostRead(const Mem &m) {
-  check(m.flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS), CL_INVALID_OPERATION,
-        "the image was created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS");
-}
-void checkHostWrite(const Mem &m) {
-  check(m.flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS), CL_INVALID_OPERATION,
-        "the image was created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS");
 }
 
 bool boxesOverlap(const size_t *a, const size_t *b, const size_t *region) {
@@ -258,16 +250,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
     check(!image_row_pitch, CL_INVALID_VALUE, "image_row_pitch is NULL");
     bool hasSlices = l.type == CL_MEM_OBJECT_IMAGE3D || l.isArray();
     check(hasSlices && !image_slice_pitch, CL_INVALID_VALUE, "image_slice_pitch is NULL");
-    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    check(map_flags & ~known, CL_INVALID_VALUE, "map_flags has unknown bits");
-    check((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-              (map_flags & (CL_MAP_READ | CL_MAP_WRITE)),
-          CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
-    if (map_flags & CL_MAP_READ)
-      checkHostRead(m);
-    if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
-      checkHostWrite(m);
+    checkMapFlags(map_flags, m);
     // Zero-copy, as for buffers: the mapped pixels are the image's own.
     submit(q, CL_COMMAND_MAP_IMAGE, nullptr, wait, event, blocking_map);
     m.mapped();

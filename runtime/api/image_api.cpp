@@ -1,6 +1,7 @@
 // Entry points that create and describe images: clCreateImage (and its 1.x and
 // with-properties forms), clGetSupportedImageFormats, clGetImageInfo.
 #include "runtime/api/entry.hpp"
+#include "runtime/api/mem_rules.hpp"
 #include "runtime/context.hpp"
 #include "runtime/image_format.hpp"
 #include "runtime/memory.hpp"
@@ -10,14 +11,6 @@ using namespace fibercl::runtime;
 using namespace fibercl::runtime::api;
 
 namespace {
-
-constexpr cl_mem_flags kAccess = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostAccess =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags kHostPtr =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-
-bool moreThanOne(cl_mem_flags bits) { return bits & (bits - 1); }
 
 bool isImageType(cl_mem_object_type t) {
   switch (t) {
@@ -33,42 +26,6 @@ bool isImageType(cl_mem_object_type t) {
   }
 }
 
-void checkFlags(cl_mem_flags flags) {
-  // CL_INVALID_VALUE if values specified in flags are not valid.
-  check(flags & ~(kAccess | kHostAccess | kHostPtr | CL_MEM_KERNEL_READ_AND_WRITE),
-        CL_INVALID_VALUE, "flags has unknown bits");
-  check(moreThanOne(flags & kAccess), CL_INVALID_VALUE,
-        "flags: READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
-  check(moreThanOne(flags & kHostAccess), CL_INVALID_VALUE,
-        "flags: HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are exclusive");
-  check((flags & CL_MEM_USE_HOST_PTR) &&
-            (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
-        CL_INVALID_VALUE, "flags: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
-}
-
-// Flags of an image made from a buffer: the buffer's where the image says nothing,
-// and no contradiction of them (CL_INVALID_VALUE).
-cl_mem_flags flagsFromBuffer(cl_mem_flags flags, const Mem &buffer) {
-  cl_mem_flags bf = buffer.flags();
-  check((bf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
-        CL_INVALID_VALUE, "flags conflict with the buffer's CL_MEM_WRITE_ONLY");
-  check((bf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
-        CL_INVALID_VALUE, "flags conflict with the buffer's CL_MEM_READ_ONLY");
-  check(flags & kHostPtr, CL_INVALID_VALUE, "host pointer flags on an image from a buffer");
-  check((bf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE,
-        "flags conflict with the buffer's CL_MEM_HOST_WRITE_ONLY");
-  check((bf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE,
-        "flags conflict with the buffer's CL_MEM_HOST_READ_ONLY");
-  check((bf & CL_MEM_HOST_NO_ACCESS) &&
-            (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
-        CL_INVALID_VALUE, "flags conflict with the buffer's CL_MEM_HOST_NO_ACCESS");
-  if (!(flags & kAccess))
-    flags |= bf & kAccess;
-  if (!(flags & kHostAccess))
-    flags |= bf & kHostAccess;
-  return flags | (bf & kHostPtr);
-}
-
 cl_mem createImage(cl_context context, const cl_mem_properties *properties,
                    cl_mem_flags flags, const cl_image_format *format,
                    const cl_image_desc *desc, void *hostPtr) {
@@ -80,7 +37,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
     check(properties[0] != 0, CL_INVALID_PROPERTY, "unsupported image property");
     props.push_back(0);
   }
-  checkFlags(flags);
+  checkMemFlags(flags, CL_MEM_KERNEL_READ_AND_WRITE);
   // CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not
   // valid or if image_format is NULL.
   check(!format, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL");
@@ -133,7 +90,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
           "image_desc->buffer belongs to another context");
     // CL_INVALID_HOST_PTR: an image from a buffer takes no host pointer.
     check(hostPtr, CL_INVALID_HOST_PTR, "host_ptr is given for an image from a buffer");
-    flags = flagsFromBuffer(flags, *buffer);
+    flags = inheritFlags(flags, *buffer);
   } else {
     check(desc->buffer, CL_INVALID_IMAGE_DESCRIPTOR,
           "image_desc->buffer is only for 1D image buffers and 2D images");
@@ -246,7 +203,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
     obj<Context>(context, "context");
     // CL_INVALID_VALUE if flags or image_type are not valid, or if num_entries is 0
     // and image_formats is not NULL.
-    checkFlags(flags);
+    checkMemFlags(flags, CL_MEM_KERNEL_READ_AND_WRITE);
     check(!isImageType(image_type), CL_INVALID_VALUE, "image_type is not an image type");
     check(num_entries == 0 && image_formats, CL_INVALID_VALUE,
           "num_entries is 0 and image_formats is not NULL");

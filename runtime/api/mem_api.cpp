@@ -1,6 +1,7 @@
 // Entry points for buffer objects: creation (flag rules), sub-buffers, queries (of
 // images too), destructor callbacks.
 #include "runtime/api/entry.hpp"
+#include "runtime/api/mem_rules.hpp"
 #include "runtime/context.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
@@ -9,28 +10,6 @@ using namespace fibercl::runtime;
 using namespace fibercl::runtime::api;
 
 namespace {
-
-constexpr cl_mem_flags kAccess = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostAccess =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags kHostPtr =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-
-bool moreThanOne(cl_mem_flags bits) { return bits & (bits - 1); }
-
-void checkBufferFlags(cl_mem_flags flags) {
-  // CL_INVALID_VALUE if values specified in flags are not valid as defined in the
-  // Memory Flags table.
-  check(flags & ~(kAccess | kHostAccess | kHostPtr), CL_INVALID_VALUE,
-        "flags has unknown bits");
-  check(moreThanOne(flags & kAccess), CL_INVALID_VALUE,
-        "flags: READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
-  check(moreThanOne(flags & kHostAccess), CL_INVALID_VALUE,
-        "flags: HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are exclusive");
-  check((flags & CL_MEM_USE_HOST_PTR) &&
-            (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
-        CL_INVALID_VALUE, "flags: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
-}
 
 cl_mem createBuffer(cl_context context, const cl_mem_properties *properties,
                     cl_mem_flags flags, size_t size, void *host_ptr) {
@@ -43,7 +22,7 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties,
     check(properties[0] != 0, CL_INVALID_PROPERTY, "unsupported buffer property");
     props.push_back(0);
   }
-  checkBufferFlags(flags);
+  checkMemFlags(flags);
   // CL_INVALID_BUFFER_SIZE if size is 0, or if size is greater than
   // CL_DEVICE_MAX_MEM_ALLOC_SIZE for all devices in context.
   check(size == 0, CL_INVALID_BUFFER_SIZE, "size is 0");
@@ -86,29 +65,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
     Mem &parent = obj<Mem>(buffer, "buffer");
     check(parent.image(), CL_INVALID_MEM_OBJECT, "buffer is an image");
     check(parent.parent() != nullptr, CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer");
-    checkBufferFlags(flags);
-    // CL_INVALID_VALUE if flags specifies CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR
-    // or CL_MEM_COPY_HOST_PTR.
-    check(flags & kHostPtr, CL_INVALID_VALUE, "flags: host pointer flags");
-    cl_mem_flags pf = parent.flags();
-    // CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags
-    // specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was created with
-    // CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or CL_MEM_WRITE_ONLY.
-    check((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)),
-          CL_INVALID_VALUE, "flags conflict with the buffer's CL_MEM_WRITE_ONLY");
-    check((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)),
-          CL_INVALID_VALUE, "flags conflict with the buffer's CL_MEM_READ_ONLY");
-    // CL_INVALID_VALUE if buffer was created with CL_MEM_HOST_WRITE_ONLY and flags
-    // specify CL_MEM_HOST_READ_ONLY, or with CL_MEM_HOST_READ_ONLY and flags specify
-    // CL_MEM_HOST_WRITE_ONLY, or with CL_MEM_HOST_NO_ACCESS and flags specify
-    // CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY.
-    check((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY),
-          CL_INVALID_VALUE, "flags conflict with CL_MEM_HOST_WRITE_ONLY");
-    check((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY),
-          CL_INVALID_VALUE, "flags conflict with CL_MEM_HOST_READ_ONLY");
-    check((pf & CL_MEM_HOST_NO_ACCESS) &&
-              (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)),
-          CL_INVALID_VALUE, "flags conflict with CL_MEM_HOST_NO_ACCESS");
+    checkMemFlags(flags);
+    cl_mem_flags effective = inheritFlags(flags, parent);
     // CL_INVALID_VALUE if value specified in buffer_create_type is not valid.
     check(buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
           "buffer_create_type");
@@ -124,13 +82,6 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
     // cl_buffer_region is not aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN value.
     check(region.origin % (parent.context().device().limits().memBaseAddrAlignBits / 8) != 0,
           CL_MISALIGNED_SUB_BUFFER_OFFSET, "region origin is misaligned");
-    // Unspecified access flags, and the host pointer flags, are inherited.
-    cl_mem_flags effective = flags;
-    if (!(flags & kAccess))
-      effective |= pf & kAccess;
-    if (!(flags & kHostAccess))
-      effective |= pf & kHostAccess;
-    effective |= pf & kHostPtr;
     return give(make<Mem>(parent, effective, region.origin, region.size));
   });
 }
