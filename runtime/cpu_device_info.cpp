@@ -63,7 +63,7 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<cl_uint>(vectorWidth(8));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-    return out.scalar<cl_uint>(0); // no cl_khr_fp16
+    return out.scalar<cl_uint>(vectorWidth(2));
   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
     return out.scalar<cl_uint>(maxClockMHz());
   case CL_DEVICE_ADDRESS_BITS:
@@ -107,6 +107,11 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<cl_device_fp_config>(fp | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
   case CL_DEVICE_DOUBLE_FP_CONFIG:
     return out.scalar<cl_device_fp_config>(fp);
+  // cl_khr_fp16: half arithmetic is done in float and rounded once (exact for + - * / sqrt);
+  // the fma builtin rounds once from an exact double sum (builtins/lib/math_half.cl).
+  case CL_DEVICE_HALF_FP_CONFIG:
+    return out.scalar<cl_device_fp_config>(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                           CL_FP_FMA);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

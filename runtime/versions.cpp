@@ -24,6 +24,7 @@ const NameVersions &platformExtensions() {
 const NameVersions &deviceExtensions() {
   static const NameVersions list = {
       {"cl_khr_fp64", v(1, 0)},
+      {"cl_khr_fp16", v(1, 0)},
       {"cl_khr_int64_base_atomics", v(1, 0)},
       {"cl_khr_int64_extended_atomics", v(1, 0)},
       {"cl_khr_global_int32_base_atomics", v(1, 0)},

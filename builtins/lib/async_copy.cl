@@ -37,6 +37,7 @@
 
 FCL_INT_TYPES(FCL_ALLW, FCL_ASYNC)
 FCL_FLOAT_TYPES(FCL_ALLW, FCL_ASYNC)
+FCL_ALLW(half, FCL_ASYNC)
 
 __attribute__((overloadable, convergent)) void wait_group_events(int n, __private event_t *ev) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);

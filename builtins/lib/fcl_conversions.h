@@ -30,6 +30,7 @@
 #define FCL_KIND_ulong I
 #define FCL_KIND_float F
 #define FCL_KIND_double F
+#define FCL_KIND_half H
 
 /* Saturation bounds for an integer destination D, as long (signed source) and
  * as ulong (unsigned source). */
@@ -221,25 +222,64 @@
   FCL_CONV_DEF(convert_double##W##_rtz, W, double, float, return FCL_CVT(W, x, double##W);) \
   FCL_CONV_DEF(convert_double##W##_rtp, W, double, float, return FCL_CVT(W, x, double##W);) \
   FCL_CONV_DEF(convert_double##W##_rtn, W, double, float, return FCL_CVT(W, x, double##W);)
-#define FCL_CV_FF_float_double(W)                                                          \
-  FCL_CONV_DEF(convert_float##W, W, float, double, return FCL_CVT(W, x, float##W);)        \
-  FCL_CONV_DEF(convert_float##W##_rte, W, float, double, return FCL_CVT(W, x, float##W);)  \
-  FCL_CONV_DEF(convert_float##W##_rtz, W, float, double, FCL_FD_DIRECTED(W, rtz))          \
-  FCL_CONV_DEF(convert_float##W##_rtp, W, float, double, FCL_FD_DIRECTED(W, rtp))          \
-  FCL_CONV_DEF(convert_float##W##_rtn, W, float, double, FCL_FD_DIRECTED(W, rtn))
-#define FCL_FD_DIRECTED(W, MODE)                                                           \
-  float##W f = FCL_CVT(W, x, float##W);                                                    \
-  double##W fd = FCL_CVT(W, f, double##W);                                                 \
-  int##W gt = FCL_MCONV(W, fd > x, int##W);                                                \
-  int##W lt = FCL_MCONV(W, fd < x, int##W);                                                \
-  FCL_STEP(W, float, MODE)
+#define FCL_CV_FF_float_double(W) FCL_CV_NARROW(W, float, double)
+/* D <- S for a narrower floating type D: nearest, or one-ulp steps from it (the
+ * comparison in S is exact). */
+#define FCL_CV_NARROW(W, D, S)                                                             \
+  FCL_CONV_DEF(convert_##D##W, W, D, S, return FCL_CVT(W, x, D##W);)                       \
+  FCL_CONV_DEF(convert_##D##W##_rte, W, D, S, return FCL_CVT(W, x, D##W);)                 \
+  FCL_CONV_DEF(convert_##D##W##_rtz, W, D, S, FCL_NARROW_DIRECTED(W, D, S, rtz))           \
+  FCL_CONV_DEF(convert_##D##W##_rtp, W, D, S, FCL_NARROW_DIRECTED(W, D, S, rtp))           \
+  FCL_CONV_DEF(convert_##D##W##_rtn, W, D, S, FCL_NARROW_DIRECTED(W, D, S, rtn))
+#define FCL_NARROW_DIRECTED(W, D, S, MODE)                                                 \
+  D##W f = FCL_CVT(W, x, D##W);                                                            \
+  S##W back = FCL_CVT(W, f, S##W);                                                         \
+  FCL_CAT(FCL_S_##D, W) gt = FCL_MCONV(W, back > x, FCL_CAT(FCL_S_##D, W));                \
+  FCL_CAT(FCL_S_##D, W) lt = FCL_MCONV(W, back < x, FCL_CAT(FCL_S_##D, W));                \
+  FCL_STEP(W, D, MODE)
+
+/* ---- half (cl_khr_fp16) ---------------------------------------------------------- */
+/* half -> float / double is exact, so every conversion from half is the float one. */
+#define FCL_CV_IH(W, D, S)                                                                 \
+  FCL_CV_VIA_FLOAT(W, D, ) FCL_CV_VIA_FLOAT(W, D, _sat)
+#define FCL_CV_VIA_FLOAT(W, D, SAT)                                                        \
+  FCL_CONV_DEF(convert_##D##W##SAT, W, D, half, return convert_##D##W##SAT(FCL_CVT(W, x, float##W));) \
+  FCL_CV_VIA_FLOAT_M(W, D, SAT, _rte) FCL_CV_VIA_FLOAT_M(W, D, SAT, _rtz)                  \
+  FCL_CV_VIA_FLOAT_M(W, D, SAT, _rtp) FCL_CV_VIA_FLOAT_M(W, D, SAT, _rtn)
+#define FCL_CV_VIA_FLOAT_M(W, D, SAT, M)                                                   \
+  FCL_CONV_DEF(convert_##D##W##SAT##M, W, D, half,                                         \
+               return convert_##D##W##SAT##M(FCL_CVT(W, x, float##W));)
+#define FCL_CV_FH(W, D, S)                                                                 \
+  FCL_CONV_DEF(convert_##D##W, W, D, half, return FCL_CVT(W, x, D##W);)                    \
+  FCL_CONV_DEF(convert_##D##W##_rte, W, D, half, return FCL_CVT(W, x, D##W);)              \
+  FCL_CONV_DEF(convert_##D##W##_rtz, W, D, half, return FCL_CVT(W, x, D##W);)              \
+  FCL_CONV_DEF(convert_##D##W##_rtp, W, D, half, return FCL_CVT(W, x, D##W);)              \
+  FCL_CONV_DEF(convert_##D##W##_rtn, W, D, half, return FCL_CVT(W, x, D##W);)
+#define FCL_CV_HH(W, D, S) FCL_CV_FF_SAME(W, half)
+/* To half: round to nearest directly (integers beyond float's exact range are
+ * beyond half's too, and LLVM narrows double to half in one rounding); the
+ * directed modes through float in the same mode (two roundings in one
+ * direction are one), from float by one-ulp steps. */
+#define FCL_CV_HI(W, D, S)                                                                 \
+  FCL_CONV_DEF(convert_half##W, W, half, S, return FCL_CVT(W, x, half##W);)                \
+  FCL_CONV_DEF(convert_half##W##_rte, W, half, S, return FCL_CVT(W, x, half##W);)          \
+  FCL_CV_HALF_VIA_FLOAT(W, S, _rtz) FCL_CV_HALF_VIA_FLOAT(W, S, _rtp)                      \
+  FCL_CV_HALF_VIA_FLOAT(W, S, _rtn)
+/* (declared first: the float-source overload is defined later in the file) */
+#define FCL_CV_HALF_VIA_FLOAT(W, S, M)                                                     \
+  FCL_CONST half##W convert_half##W##M(float##W);                                          \
+  FCL_CONV_DEF(convert_half##W##M, W, half, S, return convert_half##W##M(convert_float##W##M(x));)
+#define FCL_CV_HF(W, D, S) FCL_CV_HF_##S(W)
+#define FCL_CV_HF_double(W) FCL_CV_HI(W, half, double)
+#define FCL_CV_HF_float(W) FCL_CV_NARROW(W, half, float)
 
 /* Dispatch on the kinds of destination and source. */
 #define FCL_CV_PAIR(W, D, S) FCL_CAT(FCL_CAT(FCL_CV_, FCL_KIND_##D), FCL_KIND_##S)(W, D, S)
 #define FCL_CV_SRC(S, W, D) FCL_CV_PAIR(W, D, S)
 #define FCL_CV_ALL_SRC(W, D)                                                               \
   FCL_INT_TYPES(FCL_CV_SRC, W, D)                                                          \
-  FCL_FLOAT_TYPES(FCL_CV_SRC, W, D)
+  FCL_FLOAT_TYPES(FCL_CV_SRC, W, D)                                                        \
+  FCL_CV_SRC(half, W, D)
 #define FCL_CONVERT_TO(D) FCL_WIDTHS(FCL_CV_ALL_SRC, D)
 
 #endif

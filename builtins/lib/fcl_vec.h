@@ -54,8 +54,10 @@
 #define FCL_S_ulong long
 #define FCL_S_float int
 #define FCL_S_double long
+#define FCL_S_half short
 #define FCL_U_float uint
 #define FCL_U_double ulong
+#define FCL_U_half ushort
 #define FCL_UTYPE(T) FCL_CAT(FCL_U_, T)
 #define FCL_STYPE(T) FCL_CAT(FCL_S_, T)
 /* Bits per element. */
@@ -69,6 +71,7 @@
 #define FCL_BITS_ulong 64
 #define FCL_BITS_float 32
 #define FCL_BITS_double 64
+#define FCL_BITS_half 16
 /* 1 for signed integer types. */
 #define FCL_SIGNED_char 1
 #define FCL_SIGNED_uchar 0
@@ -235,5 +238,15 @@
 #else
 #define FCL_OUT_SPACES(M, ...) M(__VA_ARGS__, __global) M(__VA_ARGS__, __local)
 #endif
+
+/* Every non-private address space of the out-parameter math functions of floating
+ * type S, width W (the __private overloads are the implementations). */
+#define FCL_OUT_ALL(W, S)                                                                  \
+  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, fract, S##W, S##W)                            \
+  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, modf, S##W, S##W)                             \
+  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, sincos, S##W, S##W)                           \
+  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, frexp, S##W, int##W)                          \
+  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, lgamma_r, S##W, int##W)                       \
+  FCL_OUT_SPACES(FCL_OUT2_AS1, FCL_OVL, S##W, remquo, S##W, int##W)
 
 #endif

@@ -607,3 +607,37 @@ FCL_PER_ACC(FCL_ARRAY_SIZE, image2d_array_depth_t)
     return (int4)((int)d->width, (int)d->height, (int)d->depth, 0);                        \
   }
 FCL_PER_ACC(FCL_3D, image3d_t)
+
+/* read_imageh / write_imageh (cl_khr_fp16): the float forms, converted (half ->
+ * float is exact; float -> half rounds to nearest even). */
+#define FCL_HALF_SAMPLED(T, CT)                                                            \
+  FCL_OVL half4 read_imageh(read_only T image, sampler_t sampler, CT coord) {              \
+    return convert_half4(read_imagef(image, sampler, coord));                              \
+  }
+#define FCL_HALF_PLAIN(ACC, T, CT)                                                         \
+  FCL_OVL half4 read_imageh(ACC T image, CT coord) {                                       \
+    return convert_half4(read_imagef(image, coord));                                       \
+  }
+#define FCL_HALF_WRITE(ACC, T, CT)                                                         \
+  FCL_OVL void write_imageh(ACC T image, CT coord, half4 color) {                          \
+    write_imagef(image, coord, convert_float4(color));                                     \
+  }
+#define FCL_HALF_ACCESS(T, CT)                                                             \
+  FCL_HALF_PLAIN(read_only, T, CT) FCL_HALF_PLAIN(read_write, T, CT)                       \
+  FCL_HALF_WRITE(write_only, T, CT) FCL_HALF_WRITE(read_write, T, CT)
+FCL_HALF_SAMPLED(image1d_t, int)
+FCL_HALF_SAMPLED(image1d_t, float)
+FCL_HALF_SAMPLED(image2d_t, int2)
+FCL_HALF_SAMPLED(image2d_t, float2)
+FCL_HALF_SAMPLED(image3d_t, int4)
+FCL_HALF_SAMPLED(image3d_t, float4)
+FCL_HALF_SAMPLED(image1d_array_t, int2)
+FCL_HALF_SAMPLED(image1d_array_t, float2)
+FCL_HALF_SAMPLED(image2d_array_t, int4)
+FCL_HALF_SAMPLED(image2d_array_t, float4)
+FCL_HALF_ACCESS(image1d_t, int)
+FCL_HALF_ACCESS(image1d_buffer_t, int)
+FCL_HALF_ACCESS(image1d_array_t, int2)
+FCL_HALF_ACCESS(image2d_t, int2)
+FCL_HALF_ACCESS(image2d_array_t, int4)
+FCL_HALF_ACCESS(image3d_t, int4)

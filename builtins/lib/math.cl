@@ -355,13 +355,6 @@ FCL_FLOAT_TYPES(FCL_ALLVW, FCL_FMINMAX_SCALAR)
 
 /* ------------------------------------------------------------------------- */
 /* 3. Out-parameter functions in the other address spaces.                   */
-#define FCL_OUT_ALL(W, S)                                                                  \
-  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, fract, S##W, S##W)                            \
-  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, modf, S##W, S##W)                             \
-  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, sincos, S##W, S##W)                           \
-  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, frexp, S##W, int##W)                          \
-  FCL_OUT_SPACES(FCL_OUT_AS1, FCL_OVL, S##W, lgamma_r, S##W, int##W)                       \
-  FCL_OUT_SPACES(FCL_OUT2_AS1, FCL_OVL, S##W, remquo, S##W, int##W)
 FCL_FLOAT_TYPES(FCL_ALLW, FCL_OUT_ALL)
 
 /* ------------------------------------------------------------------------- */

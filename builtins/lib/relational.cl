@@ -30,12 +30,14 @@
   FCL_CONST FCL_RES_##W(IT) isunordered(T x, T y) { return (x != x) | (y != y); }          \
   FCL_CONST FCL_RES_##W(IT) signbit(T x) { return FCL_AS(IT, x) < (FCL_S_##S)0; }          \
   FCL_CONST T bitselect(T a, T b, T c) {                                                   \
-    return FCL_AS(T, (FCL_AS(UT, a) & ~FCL_AS(UT, c)) | (FCL_AS(UT, b) & FCL_AS(UT, c)));   \
+    /* (UT): ushort operands are promoted to int */                                      \
+    return FCL_AS(T, (UT)((FCL_AS(UT, a) & ~FCL_AS(UT, c)) | (FCL_AS(UT, b) & FCL_AS(UT, c)))); \
   }                                                                                        \
   FCL_CONST T select(T a, T b, IT c) { return FCL_SELECT_##W(a, b, c, IT); }               \
   FCL_CONST T select(T a, T b, UT c) { return FCL_SELECT_##W(a, b, c, IT); }
 #define FCL_MIN_NORMAL_float FLT_MIN
 #define FCL_MIN_NORMAL_double DBL_MIN
+#define FCL_MIN_NORMAL_half ((half)0x1p-14f)
 
 /* Scalar predicates return int, vector ones the signed integer vector. */
 #define FCL_RES_(IT) int
@@ -55,6 +57,7 @@
 #define FCL_SELECT_16 FCL_SELECT_V
 
 FCL_FLOAT_TYPES(FCL_ALLW, FCL_REL)
+FCL_ALLW(half, FCL_REL) /* cl_khr_fp16: predicates return short vectors */
 
 /* Integer types: bitselect, select; any/all on signed types (MSB test). */
 #define FCL_REL_INT(W, S)                                                                  \

@@ -14,6 +14,7 @@
 #define FCL_MASKT_ulong ulong
 #define FCL_MASKT_float uint
 #define FCL_MASKT_double ulong
+#define FCL_MASKT_half ushort
 
 #define FCL_SHUFFLE_MN(T, M, N, U)                                                         \
   FCL_CONST T##N shuffle(T##M x, U##N mask) {                                              \
@@ -38,3 +39,4 @@
   FCL_SHUFFLE_M(T, 8, FCL_MASKT_##T) FCL_SHUFFLE_M(T, 16, FCL_MASKT_##T)
 FCL_INT_TYPES(FCL_SHUFFLE_T, _)
 FCL_FLOAT_TYPES(FCL_SHUFFLE_T, _)
+FCL_SHUFFLE_T(half, _)

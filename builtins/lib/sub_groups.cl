@@ -47,3 +47,20 @@ FCL_SG_TYPE(long)
 FCL_SG_TYPE(ulong)
 FCL_SG_TYPE(float)
 FCL_SG_TYPE(double)
+
+/* half (cl_khr_fp16): through the float collectives, rounded once (work-group
+ * collectives have no half overloads). */
+#define FCL_SG_HALF_OP(OP)                                                                 \
+  FCL_OVL half sub_group_reduce_##OP(half x) { return (half)work_group_reduce_##OP((float)x); } \
+  FCL_OVL half sub_group_scan_inclusive_##OP(half x) {                                     \
+    return (half)work_group_scan_inclusive_##OP((float)x);                                 \
+  }                                                                                        \
+  FCL_OVL half sub_group_scan_exclusive_##OP(half x) {                                     \
+    return (half)work_group_scan_exclusive_##OP((float)x);                                 \
+  }
+FCL_OVL half sub_group_broadcast(half x, uint id) {
+  return (half)work_group_broadcast((float)x, (size_t)id);
+}
+FCL_SG_HALF_OP(add)
+FCL_SG_HALF_OP(min)
+FCL_SG_HALF_OP(max)

@@ -16,6 +16,7 @@
 #define FCL_UA_ALL(T, _) FCL_UA_TYPES(2, T) FCL_UA_TYPES(4, T) FCL_UA_TYPES(8, T) FCL_UA_TYPES(16, T)
 FCL_INT_TYPES(FCL_UA_ALL, _)
 FCL_FLOAT_TYPES(FCL_UA_ALL, _)
+FCL_UA_ALL(half, _)
 
 #ifdef __opencl_c_generic_address_space
 #define FCL_LOAD_SPACES(M, ...)                                                            \
@@ -66,6 +67,7 @@ FCL_FLOAT_TYPES(FCL_UA_ALL, _)
   FCL_STORE_SPACES(FCL_VSTORE3, T)
 FCL_INT_TYPES(FCL_VLS_TYPE, _)
 FCL_FLOAT_TYPES(FCL_VLS_TYPE, _)
+FCL_VLS_TYPE(half, _) /* cl_khr_fp16 */
 
 /* ---- half <-> float bit conversions (vector-wide) ------------------------------- */
 #define FCL_RTE 0

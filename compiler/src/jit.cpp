@@ -7,6 +7,8 @@
 //   sinf, exp, memcpy, ...    the C library and libm of this process, looked up by the
 //                             generators (pipeline.cpp's checkUndefined only lets
 //                             through names LLVM knows as library functions)
+//   __truncdfhf2, ...         half conversions the code generator calls: libgcc's,
+//                             by address (kCodegenHelpers)
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -21,8 +23,26 @@
 #include "vector_math.hpp"
 #include "passes/passes.hpp"
 
+// Half-precision conversions LLVM's x86 code generator emits as calls (no x86
+// instruction narrows double to half, and none converts at all without F16C).
+// libgcc_s defines them, but the process-wide lookup does not find them when the ICD
+// loader opens FiberCL with RTLD_LOCAL, so they are handed to the JIT by address.
+extern "C" {
+void __truncdfhf2();
+void __truncsfhf2();
+void __extendhfsf2();
+void __extendhfdf2();
+}
+
 namespace fibercl::compiler {
 namespace {
+
+const std::pair<const char *, void (*)()> kCodegenHelpers[] = {
+    {"__truncdfhf2", __truncdfhf2},
+    {"__truncsfhf2", __truncsfhf2},
+    {"__extendhfsf2", __extendhfsf2},
+    {"__extendhfdf2", __extendhfdf2},
+};
 
 class JitExecutable final : public Executable {
 public:
@@ -66,6 +86,10 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
     symbols[(*jit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                               llvm::JITSymbolFlags::Exported |
                                                   llvm::JITSymbolFlags::Callable};
+  for (const auto &[name, function] : kCodegenHelpers)
+    symbols[(*jit)->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(reinterpret_cast<void *>(function)),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (auto err = dylib.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
     error = llvm::toString(std::move(err));
     return nullptr;

@@ -1,0 +1,4 @@
+/* convert_half<n>[_<rm>] from every source type (see fcl_conversions.h). */
+#include "fcl_conversions.h"
+
+FCL_CONVERT_TO(half)
