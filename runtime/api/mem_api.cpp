@@ -36,6 +36,11 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties,
         "host_ptr is NULL with USE_HOST_PTR or COPY_HOST_PTR");
   check(host_ptr && !wantsPtr, CL_INVALID_HOST_PTR,
         "host_ptr is given without USE_HOST_PTR or COPY_HOST_PTR");
+  // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set and host_ptr is a pointer
+  // returned by clSVMAlloc and size is greater than the size passed to clSVMAlloc.
+  if ((flags & CL_MEM_USE_HOST_PTR) && ctx.svm().find(host_ptr) == host_ptr)
+    check(ctx.svm().find(host_ptr, size) != host_ptr, CL_INVALID_BUFFER_SIZE,
+          "size is larger than the SVM allocation host_ptr points to");
   return give(make<Mem>(ctx, flags, size, host_ptr, std::move(props)));
 }
 

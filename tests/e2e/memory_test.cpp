@@ -313,6 +313,10 @@ TEST_F(Memory, SharedVirtualMemory) {
   ASSERT_CL(clGetMemObjectInfo(b, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, nullptr));
   EXPECT_EQ(uses, static_cast<cl_bool>(CL_TRUE));
   clReleaseMemObject(b);
+  // ... and may not be larger than the allocation.
+  cl_mem big = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, 2 * items * sizeof(cl_int), sums, &err);
+  EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err);
+  if (big) clReleaseMemObject(big);
   // clEnqueueSVMFree calls the application's function once the queue gets there.
   struct Freed {
     cl_uint count = 0;
