@@ -24,7 +24,8 @@ public:
     static constexpr DeviceLimits kLimits{kMaxWorkGroupSize,    kLocalMemSize,
                                           kMemBaseAddrAlignBits, kPreferredWorkGroupSizeMultiple,
                                           16384,                2048,
-                                          size_t(1) << 27,      2048};
+                                          size_t(1) << 27,      2048,
+                                          kPipeMaxPacketSize};
     return kLimits;
   }
   exec::Executor &executor() override;
@@ -45,6 +46,11 @@ public:
   static constexpr uint64_t kPrintfBufferSize = 1 << 20;
   static constexpr uint64_t kMaxParameterSize = 4096;
   static constexpr size_t kPreferredWorkGroupSizeMultiple = 8;
+  // Pipes (runtime/exec/pipes.cpp) have no limits of their own: these are the
+  // specification's minimums.
+  static constexpr uint32_t kPipeMaxPacketSize = 1024;
+  static constexpr uint32_t kMaxPipeArgs = 16;
+  static constexpr uint32_t kPipeMaxActiveReservations = 16;
 
 private:
   CpuDevice();

@@ -152,9 +152,13 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    return out.scalar<cl_uint>(0); // no device-side enqueue
   case CL_DEVICE_MAX_PIPE_ARGS:
+    return out.scalar<cl_uint>(kMaxPipeArgs);
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    return out.scalar<cl_uint>(kPipeMaxActiveReservations);
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    return out.scalar<cl_uint>(kPipeMaxPacketSize);
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: // a work-group is one sub-group
     return out.scalar<cl_uint>(1);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
@@ -233,8 +237,9 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return out.scalar<cl_uint>(0); // natural alignment
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-  case CL_DEVICE_PIPE_SUPPORT:
     return out.scalar<cl_bool>(CL_FALSE);
+  case CL_DEVICE_PIPE_SUPPORT:
+    return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return out.scalar<cl_device_atomic_capabilities>(atomics);

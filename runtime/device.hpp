@@ -27,6 +27,7 @@ struct DeviceLimits {
   size_t image3dMaxSize;                   // CL_DEVICE_IMAGE3D_MAX_WIDTH, _HEIGHT, _DEPTH
   size_t imageMaxBufferSize;               // CL_DEVICE_IMAGE_MAX_BUFFER_SIZE (pixels)
   size_t imageMaxArraySize;                // CL_DEVICE_IMAGE_MAX_ARRAY_SIZE
+  uint32_t pipeMaxPacketSize;              // CL_DEVICE_PIPE_MAX_PACKET_SIZE (0: no pipes)
 };
 
 class Device : public Object<Device, cl_device_id> {

@@ -91,7 +91,8 @@ Kernel::Snapshot Kernel::snapshot() const {
     switch (info_->args[i].kind) {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer:
-    case compiler::ArgKind::Image: {
+    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Pipe: {
       uint64_t addr = args_[i].address;
       if (const Mem *m = args_[i].mem.get()) {
         addr = m->kernelAddress();

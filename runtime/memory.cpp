@@ -1,8 +1,10 @@
-// cl_mem: allocation, sub-buffers, images, destructor callbacks.
+// cl_mem: allocation, sub-buffers, images, pipes, destructor callbacks.
 #include "runtime/memory.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/platform.hpp"
+
+#include "fibercl/pipe_abi.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -110,7 +112,28 @@ Mem::Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *
   d.image_type = layout.type;
 }
 
-cl_mem_object_type Mem::type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+Mem::Mem(Context &context, cl_mem_flags flags, const PipeShape &shape,
+         std::vector<cl_mem_properties> properties)
+    : context_(context), flags_(flags),
+      size_(FCL_PIPE_PACKETS_OFFSET(shape.maxPackets) +
+            uint64_t(shape.packetSize) * shape.maxPackets),
+      properties_(std::move(properties)), pipe_(shape) {
+  // Zeroed: counters at 0 (empty), lock free, no slot committed.
+  data_ = static_cast<char *>(std::aligned_alloc(128, (size_ + 127) / 128 * 128));
+  if (!data_)
+    throw Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the pipe");
+  owned_ = true;
+  std::memset(data_, 0, size_);
+  auto *header = reinterpret_cast<fcl_pipe *>(data_);
+  header->packet_size = shape.packetSize;
+  header->max_packets = shape.maxPackets;
+}
+
+cl_mem_object_type Mem::type() const {
+  if (pipe_)
+    return CL_MEM_OBJECT_PIPE;
+  return image_ ? image_->type : CL_MEM_OBJECT_BUFFER;
+}
 
 uint64_t Mem::kernelAddress() const {
   if (descriptor_)

@@ -1,7 +1,8 @@
-// cl_mem: buffers, sub-buffers and images. Memory lives in the host address space:
-// the device address of a buffer is its host address, maps return pointers into it.
-// An image is a pitched box of pixels plus the descriptor kernels read
-// (fibercl/image_abi.h).
+// cl_mem: buffers, sub-buffers, images and pipes. Memory lives in the host address
+// space: the device address of a buffer is its host address, maps return pointers into
+// it. An image is a pitched box of pixels plus the descriptor kernels read
+// (fibercl/image_abi.h); a pipe is a ring of packets behind a header kernels update
+// (fibercl/pipe_abi.h).
 #pragma once
 
 #include "runtime/object.hpp"
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace fibercl::runtime {
@@ -41,6 +43,12 @@ struct ImageLayout {
   size_t bytes() const;
 };
 
+// What makes a cl_mem a pipe: its packets.
+struct PipeShape {
+  cl_uint packetSize = 0;
+  cl_uint maxPackets = 0;
+};
+
 class Mem : public Object<Mem, cl_mem> {
 public:
   static constexpr Tag kTag = Tag::Mem;
@@ -60,6 +68,9 @@ public:
   Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *hostPtr,
       size_t hostRowPitch, size_t hostSlicePitch, Mem *buffer,
       std::vector<cl_mem_properties> properties);
+  // An empty pipe. Throws Error(CL_MEM_OBJECT_ALLOCATION_FAILURE).
+  Mem(Context &context, cl_mem_flags flags, const PipeShape &shape,
+      std::vector<cl_mem_properties> properties);
   ~Mem();
 
   Context &context() const { return *context_; }
@@ -76,8 +87,12 @@ public:
   cl_mem_object_type type() const;
   // The image's layout, or NULL for a buffer.
   const ImageLayout *image() const { return image_.get(); }
+  // The pipe's packets, or NULL for a buffer or an image.
+  const PipeShape *pipe() const { return pipe_ ? &*pipe_ : nullptr; }
+  // A buffer or sub-buffer: neither an image nor a pipe.
+  bool isBuffer() const { return !image_ && !pipe_; }
   // What a kernel argument holds for this object: a buffer's data address, an image's
-  // descriptor address.
+  // descriptor address, a pipe's header address.
   uint64_t kernelAddress() const;
 
   // Map bookkeeping for CL_MEM_MAP_COUNT.
@@ -99,6 +114,7 @@ private:
   std::vector<cl_mem_properties> properties_;
   std::unique_ptr<ImageLayout> image_;
   std::unique_ptr<fcl_image> descriptor_; // what image kernel arguments point to
+  std::optional<PipeShape> pipe_;
   std::atomic<cl_uint> mapCount_{0};
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;

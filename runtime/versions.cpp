@@ -4,6 +4,7 @@
 #include <CL/cl_fibercl.h>
 
 #include <cstring>
+#include <string_view>
 
 namespace fibercl::runtime {
 
@@ -14,48 +15,33 @@ constexpr cl_version v(unsigned major, unsigned minor, unsigned patch = 0) {
 } // namespace
 
 const NameVersions &platformExtensions() {
+  static_assert(std::string_view(CL_FIBERCL_SCHEDULING_EXTENSION_NAME) ==
+                    "cl_fibercl_scheduling",
+                "device_features.def names the scheduling extension");
   static const NameVersions list = {{"cl_khr_icd", v(1, 0)},
                                     {CL_FIBERCL_SCHEDULING_EXTENSION_NAME, v(0, 1)}};
   return list;
 }
 
-// Must agree with FIBERCL_CL_EXT in the top-level CMakeLists.txt, which is what
-// kernels are compiled with.
+// Both from the one list kernels are compiled with (fibercl/device_features.def).
 const NameVersions &deviceExtensions() {
   static const NameVersions list = {
-      {"cl_khr_fp64", v(1, 0)},
-      {"cl_khr_fp16", v(1, 0)},
-      {"cl_khr_int64_base_atomics", v(1, 0)},
-      {"cl_khr_int64_extended_atomics", v(1, 0)},
-      {"cl_khr_global_int32_base_atomics", v(1, 0)},
-      {"cl_khr_global_int32_extended_atomics", v(1, 0)},
-      {"cl_khr_local_int32_base_atomics", v(1, 0)},
-      {"cl_khr_local_int32_extended_atomics", v(1, 0)},
-      {"cl_khr_byte_addressable_store", v(1, 0)},
-      {"cl_khr_3d_image_writes", v(1, 0)},
-      {"cl_khr_depth_images", v(1, 0)},
-      {"cl_khr_image2d_from_buffer", v(1, 0)},
-      {"cl_khr_subgroups", v(1, 0)},
-      {CL_FIBERCL_SCHEDULING_EXTENSION_NAME, v(0, 1)},
+#define FCL_DEVICE_EXTENSION(name, major, minor) {#name, v(major, minor)},
+#define FCL_OPENCL_C_FEATURE(name)
+#include "fibercl/device_features.def"
+#undef FCL_DEVICE_EXTENSION
+#undef FCL_OPENCL_C_FEATURE
   };
   return list;
 }
 
 const NameVersions &openclCFeatures() {
   static const NameVersions list = {
-      {"__opencl_c_atomic_order_acq_rel", v(3, 0)},
-      {"__opencl_c_atomic_order_seq_cst", v(3, 0)},
-      {"__opencl_c_atomic_scope_device", v(3, 0)},
-      {"__opencl_c_atomic_scope_all_devices", v(3, 0)},
-      {"__opencl_c_generic_address_space", v(3, 0)},
-      {"__opencl_c_program_scope_global_variables", v(3, 0)},
-      {"__opencl_c_int64", v(3, 0)},
-      {"__opencl_c_fp64", v(3, 0)},
-      {"__opencl_c_work_group_collective_functions", v(3, 0)},
-      {"__opencl_c_images", v(3, 0)},
-      {"__opencl_c_read_write_images", v(3, 0)},
-      {"__opencl_c_3d_image_writes", v(3, 0)},
-      {"__opencl_c_subgroups", v(3, 0)},
+#define FCL_DEVICE_EXTENSION(name, major, minor)
+#define FCL_OPENCL_C_FEATURE(name) {#name, v(3, 0)},
+#include "fibercl/device_features.def"
+#undef FCL_DEVICE_EXTENSION
+#undef FCL_OPENCL_C_FEATURE
   };
   return list;
 }

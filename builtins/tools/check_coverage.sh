@@ -34,8 +34,7 @@ while getopts kq opt; do
   case $opt in k) KEEP=1 ;; q) QUIET=1 ;; *) exit 2 ;; esac
 done
 
-EXT=$(sed -n 's/^set(FIBERCL_CL_EXT "\(.*\)")$/\1/p' "$ROOT/CMakeLists.txt")
-[ -n "$EXT" ] || { echo "cannot read FIBERCL_CL_EXT from CMakeLists.txt" >&2; exit 2; }
+EXT=$("$ROOT/builtins/tools/cl_ext.sh")
 # Clang 19 defines these feature macros only for SPIR targets; FiberCL supports
 # them, and the front end must define them for user code (so does the probe).
 SCOPE_DEFS="-D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1"

@@ -51,13 +51,28 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
     args.push_back("-cl-kernel-arg-info");
   // The device supports images (clang leaves the macro to the implementation).
   args.push_back("-D__IMAGE_SUPPORT__=1");
-  if (options.clStd == "CL3.0") {
-    // opencl-c-base.h defines these features only for SPIR targets, and -cl-ext
-    // does not know them; the device reports them, so kernels must see them.
-    args.push_back("-D__opencl_c_atomic_scope_device=1");
-    args.push_back("-D__opencl_c_atomic_scope_all_devices=1");
-    args.push_back("-D__opencl_c_work_group_collective_functions=1");
-  }
+  // Every extension and (for OpenCL C 3.0) every optional feature the device reports
+  // is a macro: Clang defines only the extensions it knows and the features only for
+  // SPIR targets (redefining one it did define, to 1, is harmless).
+  static const char *const kExtensionMacros[] = {
+#define FCL_DEVICE_EXTENSION(name, major, minor) "-D" #name "=1",
+#define FCL_OPENCL_C_FEATURE(name)
+#include "fibercl/device_features.def"
+#undef FCL_DEVICE_EXTENSION
+#undef FCL_OPENCL_C_FEATURE
+  };
+  static const char *const kFeatureMacros[] = {
+#define FCL_DEVICE_EXTENSION(name, major, minor)
+#define FCL_OPENCL_C_FEATURE(name) "-D" #name "=1",
+#include "fibercl/device_features.def"
+#undef FCL_DEVICE_EXTENSION
+#undef FCL_OPENCL_C_FEATURE
+  };
+  for (const char *m : kExtensionMacros)
+    args.push_back(m);
+  if (options.clStd == "CL3.0")
+    for (const char *m : kFeatureMacros)
+      args.push_back(m);
   // Vectors wider than 16 bytes change ABI with AVX; kernels are compiled for the
   // baseline and re-targeted to the host after linking, so the warning is noise.
   args.push_back("-Wno-psabi");

@@ -28,7 +28,8 @@ Mem &memOf(Queue &q, cl_mem handle, const char *name) {
 Mem &bufferOf(Queue &q, cl_mem handle, const char *name) {
   // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
   Mem &m = memOf(q, handle, name);
-  check(m.image(), CL_INVALID_MEM_OBJECT, (std::string(name) + " is an image, not a buffer").c_str());
+  check(!m.isBuffer(), CL_INVALID_MEM_OBJECT,
+        (std::string(name) + " is an image or a pipe, not a buffer").c_str());
   return m;
 }
 

@@ -84,7 +84,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
   bool fromBuffer = l.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
                     (l.type == CL_MEM_OBJECT_IMAGE2D && desc->buffer);
   if (fromBuffer) {
-    check(!buffer || buffer->image(), CL_INVALID_IMAGE_DESCRIPTOR,
+    check(!buffer || !buffer->isBuffer(), CL_INVALID_IMAGE_DESCRIPTOR,
           "image_desc->buffer is not a valid buffer object");
     check(&buffer->context() != &ctx, CL_INVALID_IMAGE_DESCRIPTOR,
           "image_desc->buffer belongs to another context");

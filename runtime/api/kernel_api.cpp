@@ -138,7 +138,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
       // the specified arg_value is not a valid memory object.
       Mem *m = Mem::fromHandle(handle);
-      check(!m || m->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid buffer");
+      check(!m || !m->isBuffer(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid buffer");
       check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
             "the buffer belongs to another context");
       k.setMem(arg_index, m);
@@ -190,8 +190,19 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       k.setMem(arg_index, m);
       return;
     }
-    case compiler::ArgKind::Pipe:
-      throw Error(CL_INVALID_MEM_OBJECT, "pipes are not supported");
+    case compiler::ArgKind::Pipe: {
+      check(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+            "arg_size must be sizeof(cl_mem) for a pipe argument");
+      check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL for a pipe argument");
+      // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
+      // arg_value is not a valid memory object (of the argument's kind).
+      Mem *m = Mem::fromHandle(*static_cast<const cl_mem *>(arg_value));
+      check(!m || !m->pipe(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid pipe");
+      check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
+            "the pipe belongs to another context");
+      k.setMem(arg_index, m);
+      return;
+    }
     case compiler::ArgKind::Queue:
       throw Error(CL_INVALID_DEVICE_QUEUE, "device queues are not supported");
     }

@@ -68,7 +68,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   return create(__func__, errcode_ret, [&] {
     // CL_INVALID_MEM_OBJECT if buffer is not a buffer object or is a sub-buffer.
     Mem &parent = obj<Mem>(buffer, "buffer");
-    check(parent.image(), CL_INVALID_MEM_OBJECT, "buffer is an image");
+    check(!parent.isBuffer(), CL_INVALID_MEM_OBJECT, "buffer is an image or a pipe");
     check(parent.parent() != nullptr, CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer");
     checkMemFlags(flags);
     cl_mem_flags effective = inheritFlags(flags, parent);

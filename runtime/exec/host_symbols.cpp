@@ -2,6 +2,8 @@
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/printf.hpp"
 
+#include "fibercl/pipe_abi.h"
+
 extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
                                          void **args) noexcept;
 extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
@@ -15,6 +17,11 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept;
 extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site,
                                        fcl_u32 x, fcl_u32 y, fcl_u32 z, uint8_t *frame,
                                        fcl_u64 frameSize) noexcept;
+extern "C" fcl_u64 __fibercl_host_pipe_reserve(fcl_pipe *pipe, fcl_u32 n,
+                                               fcl_u32 write) noexcept;
+extern "C" void __fibercl_host_pipe_commit(fcl_pipe *pipe, fcl_u64 reservation,
+                                           fcl_u32 write) noexcept;
+extern "C" fcl_u32 __fibercl_host_pipe_packets(fcl_pipe *pipe, fcl_u32 write) noexcept;
 
 namespace fibercl::exec {
 
@@ -28,6 +35,9 @@ std::map<std::string, void *> hostSymbols() {
       {FIBERCL_HOST_YIELD, reinterpret_cast<void *>(&__fibercl_host_yield)},
       {FIBERCL_HOST_PRINTF, reinterpret_cast<void *>(&__fibercl_printf)},
       {FIBERCL_HOST_COOP, reinterpret_cast<void *>(&__fibercl_host_coop)},
+      {FIBERCL_HOST_PIPE_RESERVE, reinterpret_cast<void *>(&__fibercl_host_pipe_reserve)},
+      {FIBERCL_HOST_PIPE_COMMIT, reinterpret_cast<void *>(&__fibercl_host_pipe_commit)},
+      {FIBERCL_HOST_PIPE_PACKETS, reinterpret_cast<void *>(&__fibercl_host_pipe_packets)},
   };
 }
 

@@ -9,7 +9,7 @@ ROOT=$(cd "$HERE/../../.." && pwd)
 LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 CLANG=$LLVM_BIN/clang
 RES_DIR=$($CLANG -print-resource-dir)
-EXT=$(sed -n 's/^set(FIBERCL_CL_EXT "\(.*\)")$/\1/p' "$ROOT/CMakeLists.txt")
+EXT=$("$ROOT/builtins/tools/cl_ext.sh")
 WORK=$(mktemp -d /tmp/fcl_selftest.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 

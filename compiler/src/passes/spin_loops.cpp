@@ -14,6 +14,8 @@
 
 #include "passes.hpp"
 
+#include "fibercl/pipe_abi.h"
+
 namespace fibercl::compiler {
 namespace {
 
@@ -28,6 +30,12 @@ bool observesOthers(const llvm::Instruction &i, bool sync) {
            (load->isAtomic() || load->isVolatile() || sync);
   if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
     return isShared(accessedPointer(i));
+  // The runtime's pipe functions read the pipe's counters, which other groups move:
+  // `while (read_pipe(p, &x) != 0) {}` waits for a writer.
+  if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+    if (const llvm::Function *f = call->getCalledFunction())
+      return f->getName() == FIBERCL_HOST_PIPE_RESERVE ||
+             f->getName() == FIBERCL_HOST_PIPE_PACKETS;
   return false;
 }
 

@@ -2,8 +2,9 @@
 //
 // A loop *may spin* (wait on another work-group) when an exit condition depends on
 // memory another group can write, read inside the loop -- an atomic or volatile load
-// of global (or generic) memory, the result of an atomic read-modify-write, or a plain
-// global load in a loop that synchronises (contains an atomic or a fence) -- and no
+// of global (or generic) memory, the result of an atomic read-modify-write, a plain
+// global load in a loop that synchronises (contains an atomic or a fence), or a pipe's
+// counters (the runtime's pipe reservation and count functions) -- and no
 // exit comes by itself: LLVM cannot bound its trip count, and no exit is a counter of
 // the loop passing a bound (`for (i = 0; i < p->count; i += 16)` ends by itself even
 // when p->count is re-read from global memory every iteration). Delay loops (`for (i = 0; i < n; ++i) sink++;`),

@@ -1,0 +1,60 @@
+/* Pipes as kernels see them: the contract between the runtime (clCreatePipe allocates
+ * the storage; runtime/exec/pipes.cpp keeps the ring's books) and the builtins library
+ * (read_pipe, write_pipe, reservations: builtins/lib/pipes.cl). Included by C++ and by
+ * OpenCL C.
+ *
+ * A pipe argument holds the device address of its fcl_pipe header (Clang types it
+ * `ptr addrspace(1)`). After the header come max_packets state bytes, then the packets,
+ * FCL_PIPE_PACKETS_OFFSET(max_packets) bytes from the header, packet_size bytes each.
+ *
+ * The packets are a ring indexed by four counters that only grow:
+ *     read_done <= read_reserved <= write_done <= write_reserved <= read_done + max
+ * A writer reserves slots [write_reserved, +n), fills them and commits; committed slots
+ * become readable once every slot before them is committed too (write_done moves over
+ * the run of committed slots, whose state byte says so). Readers do the same with
+ * read_reserved and read_done, which gives the slots back to writers. `lock` (0 free,
+ * 1 held) guards the counters and the state bytes; only the runtime's functions below
+ * take it, never across kernel code.
+ *
+ * A reservation id (reserve_id_t, a pointer-sized value) is the ring index of its first
+ * slot | n << 32; CLK_NULL_RESERVE_ID (all ones) is no reservation.
+ */
+#ifndef FIBERCL_PIPE_ABI_H
+#define FIBERCL_PIPE_ABI_H
+
+#include "fibercl/kernel_abi.h"
+
+typedef struct fcl_pipe {
+  fcl_u32 lock;
+  fcl_u32 packet_size;
+  fcl_u32 max_packets;
+  fcl_u32 padding;
+  fcl_u64 read_done;
+  fcl_u64 read_reserved;
+  fcl_u64 write_done;
+  fcl_u64 write_reserved;
+} fcl_pipe;
+
+/* Packets start 128-byte aligned (the largest alignment of an OpenCL C type). */
+#define FCL_PIPE_PACKETS_OFFSET(max_packets)                                              \
+  ((((fcl_u64)sizeof(fcl_pipe) + (fcl_u64)(max_packets)) + 127u) & ~(fcl_u64)127u)
+
+/* State byte of a slot committed by its reservation and not yet passed by its side's
+ * *_done counter. */
+#define FCL_PIPE_SLOT_COMMITTED 1u
+
+#define FCL_PIPE_NULL_RESERVATION (~(fcl_u64)0)
+
+/* The runtime's functions (absolute symbols, like kernel_abi.h's), `write` 1 for the
+ * writing side, 0 for the reading side:
+ * FIBERCL_HOST_PIPE_RESERVE(pipe, n, write) -> fcl_u64: a reservation of n packets
+ *   (to fill, or to read), or FCL_PIPE_NULL_RESERVATION if the pipe has not that much
+ *   room (or data) now.
+ * FIBERCL_HOST_PIPE_COMMIT(pipe, reservation, write): the reservation is done with.
+ * FIBERCL_HOST_PIPE_PACKETS(pipe, write) -> fcl_u32: packets a reader could reserve
+ *   now (write 0), or slots taken (write 1). */
+#define FIBERCL_HOST_PIPE_RESERVE "__fibercl_host_pipe_reserve"
+#define FIBERCL_HOST_PIPE_COMMIT "__fibercl_host_pipe_commit"
+#define FIBERCL_HOST_PIPE_PACKETS "__fibercl_host_pipe_packets"
+
+#endif
