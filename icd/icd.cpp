@@ -37,6 +37,22 @@ cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
   return CL_SUCCESS;
 }
 
+// cl_khr_subgroups' name of the OpenCL 2.1 core function, through the kernel's own
+// dispatch table (FiberCL's, or a delegated vendor's forwarding one).
+cl_int CL_API_CALL fcl_clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                                  cl_kernel_sub_group_info param_name,
+                                                  size_t input_value_size,
+                                                  const void *input_value,
+                                                  size_t param_value_size, void *param_value,
+                                                  size_t *param_value_size_ret) {
+  if (!kernel)
+    return CL_INVALID_KERNEL;
+  auto *dispatch = *reinterpret_cast<const cl_icd_dispatch *const *>(kernel);
+  return dispatch->clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size,
+                                           input_value, param_value_size, param_value,
+                                           param_value_size_ret);
+}
+
 // The loader calls this one on each of FiberCL's platforms, CPU or delegated: it goes
 // through the platform's own dispatch table.
 static cl_int CL_API_CALL loader_clGetPlatformInfo(cl_platform_id platform,

@@ -51,6 +51,8 @@ public:
   static constexpr uint32_t kPipeMaxPacketSize = 1024;
   static constexpr uint32_t kMaxPipeArgs = 16;
   static constexpr uint32_t kPipeMaxActiveReservations = 16;
+  // SPIR-V 1.0 to 1.<this> (cpu_device_info.cpp says why not 1.4).
+  static constexpr unsigned kSpirvLastMinor = 3;
 
 private:
   CpuDevice();

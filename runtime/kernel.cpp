@@ -1,10 +1,12 @@
 // cl_kernel: argument state and the argument snapshot taken at enqueue time.
 #include "runtime/kernel.hpp"
 #include "runtime/memory.hpp"
+#include "runtime/error.hpp"
 #include "runtime/program.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace fibercl::runtime {
 
@@ -39,18 +41,19 @@ void Kernel::computeLayout() {
 
 void Kernel::setValue(cl_uint index, const void *value, size_t size) {
   std::memcpy(&values_[offsets_[index]], value, size);
-  args_[index].mem.reset();
+  args_[index].mem = nullptr;
   args_[index].set = true;
 }
 
 void Kernel::setMem(cl_uint index, Mem *mem) {
-  args_[index].mem = Ref<Mem>(mem);
+  args_[index].mem = mem;
+  args_[index].memSerial = mem ? mem->serial() : 0;
   args_[index].address = 0;
   args_[index].set = true;
 }
 
 void Kernel::setAddress(cl_uint index, const void *address) {
-  args_[index].mem.reset();
+  args_[index].mem = nullptr;
   args_[index].address = reinterpret_cast<uint64_t>(address);
   args_[index].set = true;
 }
@@ -94,9 +97,14 @@ Kernel::Snapshot Kernel::snapshot() const {
     case compiler::ArgKind::Image:
     case compiler::ArgKind::Pipe: {
       uint64_t addr = args_[i].address;
-      if (const Mem *m = args_[i].mem.get()) {
+      if (args_[i].mem) {
+        Ref<Mem> m = Mem::lookUp(args_[i].mem, args_[i].memSerial);
+        if (!m)
+          throw Error(CL_INVALID_KERNEL_ARGS,
+                      ("argument " + std::to_string(i) + "'s memory object was released")
+                          .c_str());
         addr = m->kernelAddress();
-        s.mems.push_back(args_[i].mem);
+        s.mems.push_back(std::move(m));
       }
       std::memcpy(slot, &addr, sizeof addr);
       break;

@@ -47,6 +47,7 @@ public:
 
   // A copy of the arguments in the kernel ABI's form (kernel_abi.h): `args[i]`
   // points into `bytes`; buffers hold device addresses, __local arguments offsets.
+  // Throws Error(CL_INVALID_KERNEL_ARGS) if a memory object argument was released.
   struct Snapshot {
     std::unique_ptr<unsigned char[]> storage;
     void **args = nullptr;
@@ -70,7 +71,8 @@ private:
   SchedulingOverrides scheduling_;
   struct Arg {
     bool set = false;
-    Ref<Mem> mem;
+    const Mem *mem = nullptr; // not kept alive (Mem::lookUp)
+    uint64_t memSerial = 0;
     uint64_t address = 0; // an SVM pointer argument's address, when no `mem`
     uint64_t localSize = 0;
   };

@@ -8,11 +8,44 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 static_assert(FCL_IMAGE_TYPE_2D_ARRAY == CL_MEM_OBJECT_IMAGE2D_ARRAY &&
               FCL_IMAGE_TYPE_1D_ARRAY == CL_MEM_OBJECT_IMAGE1D_ARRAY);
 
 namespace fibercl::runtime {
+
+namespace {
+std::mutex gRegistryMutex;
+std::unordered_map<const Mem *, uint64_t> gRegistry; // the live Mems, with their serials
+uint64_t gNextSerial = 1;                             // under gRegistryMutex
+} // namespace
+
+Mem::Registration::Registration(const Mem *m) : mem(m) {
+  std::lock_guard<std::mutex> lock(gRegistryMutex);
+  serial = gNextSerial++;
+  gRegistry[mem] = serial;
+}
+
+Mem::Registration::~Registration() {
+  std::lock_guard<std::mutex> lock(gRegistryMutex);
+  gRegistry.erase(mem);
+}
+
+Ref<Mem> Mem::lookUp(const Mem *mem, uint64_t serial) {
+  std::lock_guard<std::mutex> lock(gRegistryMutex);
+  auto it = gRegistry.find(mem);
+  if (it == gRegistry.end() || it->second != serial)
+    return {};
+  // Registered, so not yet freed; a count of 0 means it is being deleted.
+  auto *object = const_cast<Mem *>(mem);
+  uint32_t n = object->refCount.load(std::memory_order_relaxed);
+  while (n != 0 &&
+         !object->refCount.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel))
+    ;
+  return n == 0 ? Ref<Mem>() : Ref<Mem>::adopt(object);
+}
 
 Mem::Mem(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
          std::vector<cl_mem_properties> properties)

@@ -102,7 +102,22 @@ public:
 
   void addDestructorCallback(DestructorCallback fn, void *userData);
 
+  // Kernel arguments name a memory object without keeping it alive: clReleaseMemObject
+  // deletes it (and runs its destructor callbacks) even while it is set as an argument,
+  // as the specification and the CTS want. An argument holds the object's address and
+  // serial; lookUp gives a reference if that object still lives, else nothing.
+  uint64_t serial() const { return registration_.serial; }
+  static Ref<Mem> lookUp(const Mem *mem, uint64_t serial);
+
 private:
+  // Every Mem is in a registry (address -> serial) from construction to destruction.
+  struct Registration {
+    explicit Registration(const Mem *mem);
+    ~Registration();
+    const Mem *mem;
+    uint64_t serial;
+  };
+  Registration registration_{this};
   Ref<Context> context_;
   Ref<Mem> parent_;
   cl_mem_flags flags_;

@@ -4,6 +4,7 @@
 #include "runtime/error.hpp"
 #include "runtime/exec/executor.hpp"
 
+#include <cstring>
 #include <sstream>
 
 namespace fibercl::runtime {
@@ -96,7 +97,7 @@ void Program::build(const std::string &options) {
   if (origin_ == Origin::Source) {
     result = compiler::build(source_, options);
   } else if (origin_ == Origin::IL) {
-    result = compiler::buildIL(il_, options);
+    result = compiler::buildIL(il_, options, specConstants());
   } else {
     compiler::Binary input = binary();
     // CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and
@@ -109,6 +110,26 @@ void Program::build(const std::string &options) {
     result = compiler::buildFromBinary(input, options);
   }
   installExecutable(result, options, CL_BUILD_PROGRAM_FAILURE);
+}
+
+void Program::setSpecConstant(cl_uint id, size_t size, const void *value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!specSizes_) {
+    std::string why;
+    specSizes_ = compiler::specConstantSizes(il_, why);
+    if (!specSizes_)
+      throw Error(CL_INVALID_SPEC_ID, ("cannot read the module's specialization constants: " +
+                                       why).c_str());
+  }
+  auto it = specSizes_->find(id);
+  if (it == specSizes_->end())
+    throw Error(CL_INVALID_SPEC_ID, "spec_id is not a specialization constant of the module");
+  if (size != it->second || size == 0 || size > 8)
+    throw Error(CL_INVALID_VALUE, "spec_size is not the specialization constant's size");
+  compiler::SpecConstant c;
+  c.size = it->second;
+  std::memcpy(&c.bits, value, size); // little-endian: the low bytes
+  specValues_[id] = c;
 }
 
 void Program::compile(const std::string &options,
@@ -127,8 +148,9 @@ void Program::compile(const std::string &options,
     status_ = CL_BUILD_IN_PROGRESS;
   }
   uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
-  compiler::Result result = origin_ == Origin::IL ? compiler::compileIL(il_, options)
-                                                  : compiler::compile(source_, options, headers);
+  compiler::Result result = origin_ == Origin::IL
+                                ? compiler::compileIL(il_, options, specConstants())
+                                : compiler::compile(source_, options, headers);
   std::lock_guard<std::mutex> lock(mutex_);
   options_ = options;
   log_ = std::move(result.log);

@@ -7,7 +7,9 @@
 #include "fibercl/compiler/compiler.hpp"
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -38,6 +40,11 @@ public:
   Origin origin() const { return origin_; }
   const std::string &source() const { return source_; }
   const std::string &il() const { return il_; }
+
+  // clSetProgramSpecializationConstant on an IL program: throws CL_INVALID_SPEC_ID for
+  // an id the module does not declare, CL_INVALID_VALUE for a size that is not the
+  // constant's. The values apply to the next build or compile.
+  void setSpecConstant(cl_uint id, size_t size, const void *value);
 
   // Each throws Error: CL_INVALID_OPERATION (kernels attached, build in progress,
   // nothing to compile), CL_INVALID_*_OPTIONS, CL_*_PROGRAM_FAILURE.
@@ -72,6 +79,10 @@ private:
   // are attached.
   void beginBuild(bool checkKernels);
   void endBuild() { building_.store(false, std::memory_order_release); }
+  compiler::SpecConstants specConstants() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return specValues_;
+  }
   // Installs a successful executable: loads it for the JIT. Throws failure.
   void installExecutable(compiler::Result &result, const std::string &options,
                          cl_int failureCode);
@@ -82,6 +93,10 @@ private:
   std::string il_;
 
   mutable std::mutex mutex_;
+  // The IL's specialization constants (id -> bytes, read on first use) and the values
+  // set for them.
+  std::optional<std::map<uint32_t, uint32_t>> specSizes_;
+  compiler::SpecConstants specValues_;
   std::atomic<bool> building_{false};
   std::atomic<bool> executableReady_{false};
   std::atomic<uint32_t> kernelCount_{0};

@@ -261,14 +261,15 @@ bool spirvAvailable() {
   return available;
 }
 
-Result compileIL(const std::string &il, const std::string &options) {
+Result compileIL(const std::string &il, const std::string &options,
+                 const SpecConstants &specConstants) {
   BuildOptions parsed = parseBuildOptions(options, OptionsFor::Compile);
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   BuildTimer timer;
   llvm::LLVMContext context;
   std::string log;
-  auto m = readSpirv(context, il, log);
+  auto m = readSpirv(context, il, specConstants, log);
   buildPhaseDone("spirv");
   if (!m)
     return failure(std::move(log));
@@ -279,17 +280,22 @@ Result compileIL(const std::string &il, const std::string &options) {
   return r;
 }
 
-Result buildIL(const std::string &il, const std::string &options) {
+Result buildIL(const std::string &il, const std::string &options,
+               const SpecConstants &specConstants) {
   BuildOptions parsed = parseBuildOptions(options, OptionsFor::Build);
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   BuildTimer timer;
-  std::string diskKey = cacheKey("spirv" + il, options);
+  std::string specKey;
+  for (const auto &[id, c] : specConstants)
+    specKey += std::to_string(id) + ':' + std::to_string(c.size) + ':' +
+               std::to_string(c.bits) + ';';
+  std::string diskKey = cacheKey("spirv" + specKey + '\n' + il, options);
   if (auto r = fromDiskCache(diskKey, BinaryKind::Executable))
     return *r;
   llvm::LLVMContext context;
   std::string log;
-  auto m = readSpirv(context, il, log);
+  auto m = readSpirv(context, il, specConstants, log);
   buildPhaseDone("spirv");
   if (!m)
     return failure(std::move(log));

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "fibercl/compiler/compiler.hpp"
+
 namespace llvm {
 class LLVMContext;
 class Module;
@@ -20,8 +22,9 @@ bool looksLikeSpirv(const void *bytes, size_t size);
 // The module of a SPIR-V binary, in the form the OpenCL C frontend gives (spir_kernel
 // kernels, C calling convention for everything else, builtins by their Itanium names);
 // nullptr with the translator's complaint in `log` on failure.
+// `specConstants` gives specialization constants their values.
 std::unique_ptr<llvm::Module> readSpirv(llvm::LLVMContext &context, const std::string &il,
-                                        std::string &log);
+                                        const SpecConstants &specConstants, std::string &log);
 
 // The translator's path ($FIBERCL_LLVM_SPIRV, else llvm-spirv-15 on PATH), or "".
 std::string spirvTranslator();

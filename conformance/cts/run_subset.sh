@@ -11,7 +11,9 @@
 #                       against (default: /usr/include, Debian's opencl-headers, which
 #                       is older than the CTS's main branch expects -- see CTS.md)
 #   --spirv-headers DIR a SPIRV-Headers root holding include/spirv (default: /usr, from
-#                       Debian's spirv-headers; no suite of the default subset uses it)
+#                       Debian's spirv-headers, which is too old for the CTS's main
+#                       branch: spirv_new needs a KhronosGroup/SPIRV-Headers checkout;
+#                       no suite of the default subset uses it)
 #   --suites "a b c"    suites to run, by CTS directory name (default: all of the subset
 #                       below); "test_" prefixes are accepted, and "bruteforce" /
 #                       "test_math_brute_force" mean math_brute_force

@@ -382,10 +382,16 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uin
                                                       size_t spec_size,
                                                       const void *spec_value) {
   return call(__func__, [&] {
-    obj<Program>(program, "program");
-    // CL_INVALID_OPERATION if no devices associated with program support
-    // intermediate language programs.
-    throw Error(CL_INVALID_OPERATION, "no intermediate language is supported");
+    // CL_INVALID_PROGRAM if program is not a valid program object created from an
+    // intermediate language (e.g. SPIR-V).
+    Program &p = obj<Program>(program, "program");
+    check(p.origin() != Program::Origin::IL, CL_INVALID_PROGRAM,
+          "program was not created from an intermediate language");
+    // CL_INVALID_VALUE if spec_value is NULL.
+    check(!spec_value, CL_INVALID_VALUE, "spec_value is NULL");
+    // CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant identifier;
+    // CL_INVALID_VALUE if spec_size does not match the size of the constant.
+    p.setSpecConstant(spec_id, spec_size, spec_value);
   });
 }
 

@@ -8,6 +8,8 @@
 
 #include <map>
 
+#include <CL/cl_ext.h>
+
 #include "cl_test.hpp"
 
 namespace fcltest {
@@ -231,6 +233,21 @@ TEST_F(Collectives, SubGroupFunctionsAgreeWithTheReportedLayout) {
   EXPECT_CL_ERR(CL_INVALID_VALUE,
                 clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 0,
                                         nullptr, sizeof maxSize, &maxSize, nullptr));
+  // cl_khr_subgroups names the same query clGetKernelSubGroupInfoKHR, found through
+  // clGetExtensionFunctionAddressForPlatform (and the loader's export of that name).
+  if (hasExtension("cl_khr_subgroups")) {
+    auto khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform_, "clGetKernelSubGroupInfoKHR"));
+    ASSERT_NE(khr, nullptr);
+    size_t khrCount = 0;
+    ASSERT_CL(khr(k, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, sizeof ls, ls,
+                  sizeof khrCount, &khrCount, nullptr));
+    EXPECT_EQ(khrCount, count);
+    khrCount = 0;
+    ASSERT_CL(clGetKernelSubGroupInfoKHR(k, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR,
+                                         sizeof ls, ls, sizeof khrCount, &khrCount, nullptr));
+    EXPECT_EQ(khrCount, count);
+  }
 }
 
 } // namespace

@@ -252,6 +252,48 @@ TEST_F(Memory, DestructorCallbacksFireOnReleaseInReverseOrder) {
   EXPECT_LT(second.load(), first.load()) << "callbacks must run in reverse registration order";
 }
 
+// A kernel argument does not keep its buffer alive (CTS api
+// retain_mem_object_set_kernel_arg): releasing the buffer deletes it at once, callback
+// and all. Enqueueing the kernel with the released buffer still set is refused (not a
+// use after free), and a new buffer set in its place works; a buffer in use by an
+// enqueued command lives until the command is done.
+TEST_F(Memory, KernelArgumentsDoNotKeepBuffersAlive) {
+  cl_kernel k = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
+                           "inc");
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), nullptr, &err);
+  ASSERT_CL(err);
+  std::atomic<int> deleted{0};
+  ASSERT_CL(clSetMemObjectDestructorCallback(m, onDestroy, &deleted));
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL(clReleaseMemObject(m));
+  EXPECT_NE(deleted.load(), 0) << "the buffer set as an argument was not deleted on release";
+  size_t global = 64;
+  EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS,
+                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  cl_mem fresh = bufferFrom(std::vector<cl_int>(64, 41));
+  setArgs(k, fresh);
+  run(k, {64});
+  EXPECT_EQ(read<cl_int>(fresh, 64), std::vector<cl_int>(64, 42));
+  // Enqueued, then released: the command keeps it until it is done.
+  cl_mem busy = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), nullptr, &err);
+  ASSERT_CL(err);
+  std::atomic<int> busyDeleted{0};
+  ASSERT_CL(clSetMemObjectDestructorCallback(busy, onDestroy, &busyDeleted));
+  cl_event gate = clCreateUserEvent(context_, &err);
+  ASSERT_CL(err);
+  setArgs(k, busy);
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 1, &gate, nullptr));
+  ASSERT_CL(clReleaseMemObject(busy));
+  EXPECT_EQ(busyDeleted.load(), 0) << "deleted while a queued command uses it";
+  ASSERT_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_CL(clFinish(queue_));
+  clReleaseEvent(gate);
+  for (int i = 0; i < 500 && busyDeleted.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_NE(busyDeleted.load(), 0) << "not deleted after its command completed";
+}
+
 // Shared virtual memory: coarse- and fine-grained buffers from clSVMAlloc, a linked
 // list built on the host and walked by a kernel (pointers inside SVM), host pointers
 // the kernel reaches through fine-grained system SVM, and the clEnqueueSVM* commands.

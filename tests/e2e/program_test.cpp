@@ -191,6 +191,18 @@ TEST_F(Build, EverySpecificationOptionIsAccepted) {
   EXPECT_EQ(read<float>(out, 4), std::vector<float>(4, 2.0f));
 }
 
+#ifdef FIBERCL_TEST_SPIRV_DIR
+// The bytes of tests/e2e/spirv/<name>.spvasm as assembled at build time (empty if absent).
+std::vector<unsigned char> spirvModule(const std::string& name) {
+  std::vector<unsigned char> bytes;
+  FILE* f = std::fopen((std::string(FIBERCL_TEST_SPIRV_DIR) + "/" + name + ".spv").c_str(), "rb");
+  if (!f) return bytes;
+  for (int c; (c = std::fgetc(f)) != EOF;) bytes.push_back(static_cast<unsigned char>(c));
+  std::fclose(f);
+  return bytes;
+}
+#endif
+
 // clCreateProgramWithIL: a SPIR-V module (tests/e2e/spirv/scale.spvasm) builds and runs
 // as its OpenCL C twin would; bad IL is refused; CL_PROGRAM_IL gives the bytes back.
 TEST_F(Build, SpirvProgramsBuildAndRun) {
@@ -200,11 +212,8 @@ TEST_F(Build, SpirvProgramsBuildAndRun) {
   std::string il = deviceInfoString(device_, CL_DEVICE_IL_VERSION);
   if (il.find("SPIR-V_1.0") == std::string::npos)
     GTEST_SKIP() << "the device reports no SPIR-V support (CL_DEVICE_IL_VERSION \"" << il << "\")";
-  FILE* f = std::fopen(FIBERCL_TEST_SPIRV_DIR "/scale.spv", "rb");
-  ASSERT_NE(f, nullptr);
-  std::vector<unsigned char> bytes;
-  for (int c; (c = std::fgetc(f)) != EOF;) bytes.push_back(static_cast<unsigned char>(c));
-  std::fclose(f);
+  std::vector<unsigned char> bytes = spirvModule("scale");
+  ASSERT_FALSE(bytes.empty());
   cl_int err = CL_SUCCESS;
   cl_program p = clCreateProgramWithIL(context_, bytes.data(), bytes.size(), &err);
   ASSERT_CL(err);
@@ -233,6 +242,61 @@ TEST_F(Build, SpirvProgramsBuildAndRun) {
   atTearDown([bad] { clReleaseProgram(bad); });
   EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(bad, 1, &device_, "", nullptr, nullptr));
   EXPECT_NE(buildLog(bad).find("SPIR-V"), std::string::npos) << buildLog(bad);
+#endif
+}
+
+// Specialization constants (tests/e2e/spirv/specialize.spvasm): the module's defaults,
+// then values set by clSetProgramSpecializationConstant (a 32-bit, a 64-bit beyond 2^32
+// and a bool), checked against the spec's error codes; the kernel's global atomic
+// (atomic_inc on a CrossWorkgroup pointer) finds its built-in.
+TEST_F(Build, SpirvSpecializationConstants) {
+#ifndef FIBERCL_TEST_SPIRV_DIR
+  GTEST_SKIP() << "spirv-as was not found at configure time: no SPIR-V module to test";
+#else
+  std::string il = deviceInfoString(device_, CL_DEVICE_IL_VERSION);
+  if (il.find("SPIR-V_1.0") == std::string::npos)
+    GTEST_SKIP() << "the device reports no SPIR-V support (CL_DEVICE_IL_VERSION \"" << il << "\")";
+  std::vector<unsigned char> bytes = spirvModule("specialize");
+  ASSERT_FALSE(bytes.empty());
+  const size_t n = 64;
+  cl_mem counter = buffer(sizeof(cl_uint)), out = buffer(n * sizeof(cl_ulong));
+  auto runWith = [&](auto&& set) -> std::vector<cl_ulong> {
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithIL(context_, bytes.data(), bytes.size(), &err);
+    check(err, "clCreateProgramWithIL");
+    atTearDown([p] { clReleaseProgram(p); });
+    set(p);
+    check(clBuildProgram(p, 1, &device_, "", nullptr, nullptr), "clBuildProgram");
+    cl_kernel k = kernel(p, "count");
+    write(counter, std::vector<cl_uint>{0});
+    setArgs(k, counter, out);
+    run(k, {n});
+    EXPECT_EQ(read<cl_uint>(counter, 1)[0], n) << "atomic_inc";
+    return read<cl_ulong>(out, n);
+  };
+  auto defaults = runWith([](cl_program) {});
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(defaults[i], 7 * i + 1) << i;
+  const cl_ulong big = 0x8000000000000123ull;
+  auto set = runWith([&](cl_program p) {
+    cl_uint k = 3;
+    cl_uchar flag = 1;
+    EXPECT_CL(clSetProgramSpecializationConstant(p, 3, sizeof k, &k));
+    EXPECT_CL(clSetProgramSpecializationConstant(p, 5, sizeof big, &big));
+    EXPECT_CL(clSetProgramSpecializationConstant(p, 9, sizeof flag, &flag));
+    EXPECT_CL_ERR(CL_INVALID_SPEC_ID, clSetProgramSpecializationConstant(p, 4, sizeof k, &k));
+    EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(p, 3, sizeof big, &big));
+    EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(p, 3, sizeof k, nullptr));
+  });
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(set[i], 3 * i + big) << i;
+  auto off = runWith([](cl_program p) {
+    cl_uchar flag = 0;
+    EXPECT_CL(clSetProgramSpecializationConstant(p, 9, sizeof flag, &flag));
+  });
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(off[i], 0u) << i;
+  // Only IL programs have specialization constants.
+  cl_program source = createProgram("__kernel void k(void) {}");
+  cl_uint v = 1;
+  EXPECT_CL_ERR(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(source, 3, sizeof v, &v));
 #endif
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -117,10 +118,24 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
 // clBuildProgram from source: compile + link into an executable.
 Result build(const std::string &source, const std::string &options);
 
+// Values of a SPIR-V module's specialization constants (clSetProgramSpecializationConstant):
+// by id, the constant's size in bytes and its bits.
+struct SpecConstant {
+  uint32_t size = 0;
+  uint64_t bits = 0;
+};
+using SpecConstants = std::map<uint32_t, SpecConstant>;
+
 // Programs created with clCreateProgramWithIL (SPIR-V): clBuildProgram and
 // clCompileProgram. The log says so when no SPIR-V translator is installed.
-Result buildIL(const std::string &il, const std::string &options);
-Result compileIL(const std::string &il, const std::string &options);
+Result buildIL(const std::string &il, const std::string &options,
+               const SpecConstants &specConstants = {});
+Result compileIL(const std::string &il, const std::string &options,
+                 const SpecConstants &specConstants = {});
+// The specialization constants a SPIR-V module declares: id -> size in bytes; nullopt
+// (and why, in `log`) if the translator cannot read it.
+std::optional<std::map<uint32_t, uint32_t>> specConstantSizes(const std::string &il,
+                                                              std::string &log);
 // True if a SPIR-V translator is installed (CL_DEVICE_IL_VERSION is empty otherwise).
 bool spirvAvailable();
 // True if the bytes are a SPIR-V module (clCreateProgramWithIL's check).
