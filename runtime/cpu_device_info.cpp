@@ -242,7 +242,9 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return out.scalar<cl_uint>(0); // natural alignment
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    return out.scalar<cl_bool>(CL_FALSE);
+    // A work-group is one sub-group: no sub-group of a work-group ever waits for
+    // another. (cl_khr_subgroups requires it; the CTS checks.)
+    return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_PIPE_SUPPORT:
     return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
