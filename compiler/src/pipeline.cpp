@@ -27,8 +27,10 @@
 //     regions' frames never overlap; everything but the entry points is internalised,
 //     host CPU attributes are set,
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
-//     needs its cost model). Just before its loop vectoriser, work-item loops with
-//     loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
+//     needs its cost model). Just before its loop vectoriser, small vectors (float2,
+//     float4) become scalars (SmallVectorScalarizerPass) so that work-items, not
+//     their 2-4 lanes, are what gets widened; work-item loops are declared parallel;
+//     those with loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
 #include "pipeline.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -242,6 +244,7 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   if (optimise)
     pb.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+          fpm.addPass(SmallVectorScalarizerPass());
           fpm.addPass(ParallelWorkItemLoopsPass());
           fpm.addPass(MaskedWorkItemVectorizerPass());
         });

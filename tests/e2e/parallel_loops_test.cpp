@@ -3,8 +3,10 @@
 // vectoriser cannot bound (scatters and gathers through an index buffer, local tiles)
 // are vectorised across work-items, and the dependences FiberCL itself creates between
 // work-items -- a private array shared by the iterations, atomics on __local memory
-// made plain, yield-point counters -- keep their loops serial. Every kernel is checked
-// element by element against the host, on partial vectors too.
+// made plain, yield-point counters -- keep their loops serial. Kernels computing in
+// small vectors (int4, float2: compiler/src/passes/small_vectors.cpp) are widened across
+// work-items too. Every kernel is checked element by element against the host, on
+// partial vectors too.
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
@@ -52,20 +54,85 @@ kernel void tile_reverse(global const float* in, global float* out, local float*
 }
 )CLC";
 
+// Did FIBERCL_DEBUG=vectorize report kernel `name`'s work-item loop vectorised?
+bool reportedVectorised(const std::string& said, const char* name) {
+  const std::string wanted = std::string("__fibercl_wg_") + name + ": ";
+  std::istringstream lines(said);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(wanted) != std::string::npos &&
+        line.find("vectorized loop (vectorization width") != std::string::npos)
+      return true;
+  return false;
+}
+
 TEST_F(ParallelLoops, ScattersAndGathersAreVectorisedAcrossWorkItems) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
   std::string said;
   cl_program p = buildReporting(kIndexed, "vectorize", said);
-  for (const char* name : {"scatter", "gather"}) {
-    const std::string wanted = std::string("__fibercl_wg_") + name + ": ";
-    bool vectorised = false;
-    std::istringstream lines(said);
-    for (std::string line; std::getline(lines, line);)
-      vectorised |= line.find(wanted) != std::string::npos &&
-                    line.find("vectorized loop (vectorization width") != std::string::npos;
-    EXPECT_TRUE(vectorised) << name << ": its work-item loop was not vectorised:\n" << said;
-  }
+  for (const char* name : {"scatter", "gather"})
+    EXPECT_TRUE(reportedVectorised(said, name))
+        << name << ": its work-item loop was not vectorised:\n" << said;
   (void)p;
+}
+
+// Complex numbers in float2, colours in int4: LLVM's vectoriser refuses vector-typed
+// values ("instruction return type cannot be vectorized"), so these loops ran one
+// work-item at a time until their small vectors were made scalars.
+const char* kSmallVectors = R"CLC(
+kernel void complex_add(global const float2* a, global const float2* b, global float2* c) {
+  size_t i = get_global_id(0);
+  float2 x = a[i], y = b[i];
+  c[i] = (float2)(x.x + y.y, x.y - y.x) + x;
+}
+kernel void blend(global const int4* a, global int4* out, local int4* tile) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tile[l] = a[get_global_id(0)] * (int4)(1, 2, 3, 4);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = (tile[n - 1 - l] >> 1) + tile[l].wzyx;
+}
+)CLC";
+
+TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
+  if (isFiberCL()) {
+    std::string said;
+    buildReporting(kSmallVectors, "vectorize", said);
+    for (const char* name : {"complex_add", "blend"})
+      EXPECT_TRUE(reportedVectorised(said, name))
+          << name << ": its work-item loop was not vectorised:\n" << said;
+  }
+  cl_program p = build(kSmallVectors);
+  cl_kernel add = kernel(p, "complex_add"), blend = kernel(p, "blend");
+  std::vector<cl_float> a(2 * kN), b(2 * kN);
+  std::vector<cl_int> v(4 * kN);
+  for (size_t i = 0; i < 2 * kN; ++i) {
+    a[i] = float(int(i % 613) - 300) * 0.5f;
+    b[i] = float(int(i % 419) - 200) * 0.25f;
+  }
+  for (size_t i = 0; i < 4 * kN; ++i) v[i] = int(i * 2654435761u >> 7) - (1 << 23);
+  cl_mem A = bufferFrom(a), B = bufferFrom(b), C = buffer(2 * kN * sizeof(cl_float)),
+         V = bufferFrom(v), out = buffer(4 * kN * sizeof(cl_int));
+  for (const auto& local : kLocalSizes) {
+    SCOPED_TRACE(local.empty() ? std::string("NULL local size") : "local size " + std::to_string(local[0]));
+    setArgs(add, A, B, C);
+    run(add, {kN}, local);
+    auto c = read<cl_float>(C, 2 * kN);
+    for (size_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(c[2 * i], a[2 * i] + b[2 * i + 1] + a[2 * i]) << i;
+      ASSERT_EQ(c[2 * i + 1], a[2 * i + 1] - b[2 * i] + a[2 * i + 1]) << i;
+    }
+    if (local.empty()) continue;  // blend's tile needs a known local size
+    size_t n = local[0];
+    setArgs(blend, V, out, Local{n * 4 * sizeof(cl_int)});
+    run(blend, {kN}, local);
+    auto o = read<cl_int>(out, 4 * kN);
+    const int scale[4] = {1, 2, 3, 4};
+    for (size_t i = 0; i < kN; ++i) {
+      size_t g = i / n * n, l = i % n, mirror = g + (n - 1 - l);
+      for (int k = 0; k < 4; ++k)
+        ASSERT_EQ(o[4 * i + k], ((v[4 * mirror + k] * scale[k]) >> 1) + v[4 * i + 3 - k] * scale[3 - k])
+            << i << "." << k;
+    }
+  }
 }
 
 TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {

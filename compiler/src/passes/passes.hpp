@@ -194,6 +194,13 @@ struct WorkGroupFunctionPass : llvm::PassInfoMixin<WorkGroupFunctionPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// Makes the small vectors (2-4 lanes: float2, float4, ...) of a function with work-item
+// loops scalars, so that the loop vectorisers widen them across work-items
+// (small_vectors.cpp). Runs just before ParallelWorkItemLoopsPass.
+struct SmallVectorScalarizerPass : llvm::PassInfoMixin<SmallVectorScalarizerPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
+};
+
 // Declares work-item loops parallel to LLVM's loop vectoriser (llvm.loop.parallel_accesses,
 // parallel_work_item_loops.cpp): work-items touch each other's memory only across a
 // barrier, so no dependence between them needs checking. Runs just before it.
