@@ -96,9 +96,14 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
   if (isFiberCL()) {
     std::string said;
     buildReporting(kSmallVectors, "vectorize", said);
+    // blend has a barrier: on the fibers path (FIBERCL_BARRIERS=fibers) its work-items
+    // run one by one, with no work-item loop to vectorise.
+    const char* fibers = std::getenv("FIBERCL_BARRIERS");
+    bool regions = !(fibers && std::string(fibers) == "fibers");
     for (const char* name : {"complex_add", "blend"})
-      EXPECT_TRUE(reportedVectorised(said, name))
-          << name << ": its work-item loop was not vectorised:\n" << said;
+      if (regions || std::string(name) != "blend")
+        EXPECT_TRUE(reportedVectorised(said, name))
+            << name << ": its work-item loop was not vectorised:\n" << said;
   }
   cl_program p = build(kSmallVectors);
   cl_kernel add = kernel(p, "complex_add"), blend = kernel(p, "blend");
