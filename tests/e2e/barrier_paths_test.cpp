@@ -21,7 +21,7 @@ class BarrierPaths : public CLTest {
   // Builds `src` with barriers on `path` ("regions" or "fibers") and returns kernel
   // `name`, checking that FIBERCL_DEBUG=barriers names the path.
   cl_kernel kernelOn(const std::string& path, const std::string& src, const char* name,
-                     const std::string& options = "") {
+                     const std::string& options = "", std::string* report = nullptr) {
     if (path == "fibers")
       setenv("FIBERCL_BARRIERS", "fibers", 1);
     else
@@ -45,6 +45,7 @@ class BarrierPaths : public CLTest {
     std::string want = std::string("kernel '") + name + "': barriers " +
                        (path == "fibers" ? "on fibers: FIBERCL_BARRIERS=fibers" : "as ");
     EXPECT_NE(said.find(want), std::string::npos) << "wanted \"" << want << "\" in:\n" << said;
+    if (report) *report = said;
     return k;
   }
 
@@ -107,6 +108,60 @@ TEST_F(BarrierPaths, TreeReductionMatchesTheHost) {
       for (size_t i = 0; i < l; ++i) want += in[g * l + i];
       std::memcpy(&got, &b[g * 4], 4);
       EXPECT_EQ(got, want) << "local size " << l << ", group " << g;
+    }
+  }
+}
+
+// Values carried around a loop with a barrier in it: `s` is the same for every
+// work-item (the `if (lid < s)` inside the loop meets again inside it), so it lives once
+// per group; `acc`, merged from the two sides of that `if`, differs and lives per
+// work-item. Both paths and the host agree.
+TEST_F(BarrierPaths, UniformValuesAcrossBarriersInLoopsLiveOncePerGroup) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
+  const char* src = R"CLC(
+    __kernel void mixed(__global const uint* in, __global uint* out, __local uint* tmp) {
+      uint lid = get_local_id(0), l = get_local_size(0);
+      uint acc = in[get_global_id(0)];
+      tmp[lid] = acc;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint s = l / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+          acc += tmp[lid + s];
+          tmp[lid] = acc;
+        } else {
+          acc ^= s;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      out[get_global_id(0)] = acc;
+    })CLC";
+  std::string report;
+  kernelOn("regions", src, "mixed", "", &report);
+  EXPECT_NE(report.find("(1 once per group)"), std::string::npos) << report;
+  for (size_t l : {1, 64, 256}) {
+    const size_t groups = 7, n = l * groups;
+    std::vector<cl_uint> in = pattern(n, 1u << 20);
+    Bytes b = sameOnBothPaths(src, "mixed", [&](cl_kernel k) {
+      cl_mem din = bufferFrom(in), dout = buffer(n * sizeof(cl_uint));
+      setArgs(k, din, dout, Local{l * sizeof(cl_uint)});
+      run(k, {n}, {l});
+      return bytesOf<cl_uint>(dout, n);
+    });
+    for (size_t g = 0; g < groups; ++g) {
+      std::vector<cl_uint> tmp(in.begin() + g * l, in.begin() + (g + 1) * l), acc = tmp;
+      for (size_t s = l / 2; s > 0; s >>= 1)
+        for (size_t i = 0; i < l; ++i)  // work-items in order, as both paths run them
+          if (i < s) {
+            acc[i] += tmp[i + s];
+            tmp[i] = acc[i];
+          } else {
+            acc[i] ^= cl_uint(s);
+          }
+      for (size_t i = 0; i < l; ++i) {
+        cl_uint got;
+        std::memcpy(&got, &b[(g * l + i) * 4], 4);
+        ASSERT_EQ(got, acc[i]) << "local size " << l << ", group " << g << ", item " << i;
+      }
     }
   }
 }

@@ -21,7 +21,10 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -353,21 +356,29 @@ bool Splitter::isCtxField(const llvm::LoadInst *load) const {
 
 // Which values may differ between work-items (conservatively): the local ids and
 // what depends on them, every memory read but ctx fields (another work-item may have
-// written in between), and, below a branch on such a value, the phis it reaches and
-// everything in a cycle with it (a loop left at different iterations).
+// written in between), and, below a branch on such a value, the phis where its paths
+// meet again (up to and at its immediate post-dominator) and everything in a loop the
+// branch can leave (a loop left at different iterations). A branch inside a loop whose
+// paths meet again inside it (`for (s = n / 2; s > 0; s >>= 1) { if (lid < s) ...;
+// barrier(...); }`) leaves the loop's own values uniform. Where the post-dominator or
+// the loops are not known (no join, irreducible cycles), every phi below the branch and
+// every cycle through it count as divergent.
 void Splitter::computeDivergence() {
   unsigned nb = body_.arg_size();
   for (unsigned k = nb - 3; k < nb; ++k)
     divergent_.insert(step_->getArg(k));
   divergent_.insert(index64_);
+  llvm::DominatorTree dominators(*step_);
+  llvm::LoopInfo loops(dominators);
+  llvm::PostDominatorTree postDominators(*step_);
   std::set<llvm::BasicBlock *> branches, reached, cyclic;
   auto addBranch = [&](llvm::BasicBlock *from) {
     std::vector<llvm::BasicBlock *> work(llvm::succ_begin(from), llvm::succ_end(from));
-    std::set<llvm::BasicBlock *> mine;
+    std::set<llvm::BasicBlock *> below; // every block the branch leads to
     while (!work.empty()) {
       llvm::BasicBlock *bb = work.back();
       work.pop_back();
-      if (mine.insert(bb).second)
+      if (below.insert(bb).second)
         work.insert(work.end(), llvm::succ_begin(bb), llvm::succ_end(bb));
     }
     std::set<llvm::BasicBlock *> back;
@@ -378,11 +389,39 @@ void Splitter::computeDivergence() {
       if (back.insert(bb).second)
         work.insert(work.end(), llvm::pred_begin(bb), llvm::pred_end(bb));
     }
-    for (llvm::BasicBlock *bb : mine) {
-      reached.insert(bb);
+    std::set<llvm::BasicBlock *> cycles; // blocks on a cycle through the branch
+    for (llvm::BasicBlock *bb : below)
       if (back.count(bb))
-        cyclic.insert(bb);
+        cycles.insert(bb);
+    // The loops the branch can leave: its paths meet again only outside them.
+    llvm::DomTreeNode *node = postDominators.getNode(from);
+    llvm::BasicBlock *join =
+        node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    std::set<llvm::BasicBlock *> left;
+    for (llvm::Loop *l = loops.getLoopFor(from); l; l = l->getParentLoop())
+      if (!join || !l->contains(join))
+        left.insert(l->block_begin(), l->block_end());
+    std::set<llvm::BasicBlock *> inLoops;
+    for (llvm::Loop *l = loops.getLoopFor(from); l; l = l->getParentLoop())
+      inLoops.insert(l->block_begin(), l->block_end());
+    bool known = join != nullptr &&
+                 std::includes(inLoops.begin(), inLoops.end(), cycles.begin(), cycles.end());
+    if (!known) {
+      reached.insert(below.begin(), below.end());
+      cyclic.insert(cycles.begin(), cycles.end());
+      return;
     }
+    work.assign(llvm::succ_begin(from), llvm::succ_end(from));
+    std::set<llvm::BasicBlock *> apart; // on the paths, up to where they meet
+    while (!work.empty()) {
+      llvm::BasicBlock *bb = work.back();
+      work.pop_back();
+      if (bb != join && apart.insert(bb).second)
+        work.insert(work.end(), llvm::succ_begin(bb), llvm::succ_end(bb));
+    }
+    reached.insert(apart.begin(), apart.end());
+    reached.insert(join);
+    cyclic.insert(left.begin(), left.end());
   };
   for (bool changed = true; changed;) {
     changed = false;
