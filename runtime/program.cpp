@@ -113,22 +113,28 @@ void Program::build(const std::string &options) {
 }
 
 void Program::setSpecConstant(cl_uint id, size_t size, const void *value) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!specSizes_) {
+  std::optional<std::map<uint32_t, uint32_t>> sizes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sizes = specSizes_;
+  }
+  if (!sizes) { // runs the translator: not under the lock build queries take
     std::string why;
-    specSizes_ = compiler::specConstantSizes(il_, why);
-    if (!specSizes_)
+    sizes = compiler::specConstantSizes(il_, why);
+    if (!sizes)
       throw Error(CL_INVALID_SPEC_ID, ("cannot read the module's specialization constants: " +
                                        why).c_str());
   }
-  auto it = specSizes_->find(id);
-  if (it == specSizes_->end())
+  auto it = sizes->find(id);
+  if (it == sizes->end())
     throw Error(CL_INVALID_SPEC_ID, "spec_id is not a specialization constant of the module");
   if (size != it->second || size == 0 || size > 8)
     throw Error(CL_INVALID_VALUE, "spec_size is not the specialization constant's size");
   compiler::SpecConstant c;
   c.size = it->second;
   std::memcpy(&c.bits, value, size); // little-endian: the low bytes
+  std::lock_guard<std::mutex> lock(mutex_);
+  specSizes_ = std::move(sizes);
   specValues_[id] = c;
 }
 

@@ -112,6 +112,24 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
     check(arg_index >= k.numArgs(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
     const compiler::KernelArg &arg = k.info().args[arg_index];
+    // An image or pipe argument's object: CL_INVALID_ARG_SIZE unless arg_size is
+    // sizeof(cl_mem), CL_INVALID_ARG_VALUE for NULL, CL_INVALID_MEM_OBJECT unless it is
+    // a memory object of the argument's kind (`isKind`) in the kernel's context.
+    auto memObjectArg = [&](const char *kind, bool (*isKind)(const Mem &)) {
+      auto fail = [&](cl_int code, const char *what) {
+        throw Error(code, (what + std::string(kind)).c_str()); // messages only on failure
+      };
+      if (arg_size != sizeof(cl_mem))
+        fail(CL_INVALID_ARG_SIZE, "arg_size must be sizeof(cl_mem) for an argument that takes ");
+      if (!arg_value)
+        fail(CL_INVALID_ARG_VALUE, "arg_value is NULL for an argument that takes ");
+      Mem *m = Mem::fromHandle(*static_cast<const cl_mem *>(arg_value));
+      if (!m || !isKind(*m))
+        fail(CL_INVALID_MEM_OBJECT, "arg_value is not ");
+      if (&m->context() != &k.program().context())
+        fail(CL_INVALID_MEM_OBJECT, "arg_value is of another context: ");
+      return m;
+    };
     switch (arg.kind) {
     case compiler::ArgKind::LocalPointer:
       // CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier
@@ -167,15 +185,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       return;
     }
     case compiler::ArgKind::Image: {
-      check(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
-            "arg_size must be sizeof(cl_mem) for an image argument");
-      check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL for an image argument");
       // CL_INVALID_MEM_OBJECT if the argument is declared to be an image of one type
       // and arg_value is not a valid image of that type.
-      Mem *m = Mem::fromHandle(*static_cast<const cl_mem *>(arg_value));
-      check(!m || !m->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid image");
-      check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
-            "the image belongs to another context");
+      Mem *m = memObjectArg("an image", [](const Mem &m) { return m.image() != nullptr; });
       cl_mem_object_type declared = imageTypeOf(arg.typeName);
       check(declared && declared != m->type(), CL_INVALID_MEM_OBJECT,
             ("the image's type does not match the argument's " + arg.typeName).c_str());
@@ -190,19 +202,10 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       k.setMem(arg_index, m);
       return;
     }
-    case compiler::ArgKind::Pipe: {
-      check(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
-            "arg_size must be sizeof(cl_mem) for a pipe argument");
-      check(!arg_value, CL_INVALID_ARG_VALUE, "arg_value is NULL for a pipe argument");
-      // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
-      // arg_value is not a valid memory object (of the argument's kind).
-      Mem *m = Mem::fromHandle(*static_cast<const cl_mem *>(arg_value));
-      check(!m || !m->pipe(), CL_INVALID_MEM_OBJECT, "arg_value is not a valid pipe");
-      check(&m->context() != &k.program().context(), CL_INVALID_MEM_OBJECT,
-            "the pipe belongs to another context");
-      k.setMem(arg_index, m);
+    case compiler::ArgKind::Pipe:
+      k.setMem(arg_index,
+               memObjectArg("a pipe", [](const Mem &m) { return m.pipe() != nullptr; }));
       return;
-    }
     case compiler::ArgKind::Queue:
       throw Error(CL_INVALID_DEVICE_QUEUE, "device queues are not supported");
     }

@@ -376,16 +376,9 @@ TEST_F(BarrierPaths, DivergenceIsReportedTheSameWay) {
     cl_kernel k = kernelOn(path, src, "skip");
     cl_mem out = buffer(8 * sizeof(cl_uint));
     setArgs(k, out);
-    size_t global = 8, local = 8;
-    cl_event e = nullptr;
-    testing::internal::CaptureStderr();
-    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
-    clFinish(queue_);
-    reports[i] = testing::internal::GetCapturedStderr();
-    cl_int status = CL_COMPLETE;
-    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-    clReleaseEvent(e);
-    EXPECT_LT(status, 0) << path << ": the command did not fail";
+    Completion c = runReporting(k, {8}, {8});
+    reports[i] = c.stderrText;
+    EXPECT_LT(c.status, 0) << path << ": the command did not fail";
     EXPECT_NE(reports[i].find("barrier divergence"), std::string::npos) << path << ":\n" << reports[i];
     ++i;
   }

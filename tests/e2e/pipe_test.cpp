@@ -313,17 +313,9 @@ TEST_F(Pipes, ConsumersWithoutProducersAreReportedNotHung) {
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy,
                                 &occupancy));
   ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "1"}};
-  size_t global = 64, local = 16;
-  cl_event e = nullptr;
-  testing::internal::CaptureStderr();
-  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
-  clFinish(queue_);
-  std::string report = testing::internal::GetCapturedStderr();
-  cl_int status = CL_COMPLETE;
-  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-  clReleaseEvent(e);
-  EXPECT_LT(status, 0) << "the command did not fail";
-  EXPECT_NE(report.find("deadlock"), std::string::npos) << report;
+  Completion c = runReporting(k, {64}, {16});
+  EXPECT_LT(c.status, 0) << "the command did not fail";
+  EXPECT_NE(c.stderrText.find("deadlock"), std::string::npos) << c.stderrText;
   // With room for everyone, the same kernel completes.
   occupancy = 0;
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy,

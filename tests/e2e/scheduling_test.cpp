@@ -342,16 +342,9 @@ TEST_F(Scheduling, BarrierDivergenceIsReportedNotHung) {
     })CLC", "diverge");
   cl_mem m = bufferFrom(std::vector<int>(8, 0));
   ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
-  size_t global = 8, local = 8;
-  cl_event e = nullptr;
-  testing::internal::CaptureStderr();
-  ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
-  clFinish(queue_);
-  std::string err = testing::internal::GetCapturedStderr();
-  cl_int status = CL_COMPLETE;
-  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-  clReleaseEvent(e);
-  EXPECT_LT(status, 0);
+  Completion c = runReporting(k, {8}, {8});
+  const std::string& err = c.stderrText;
+  EXPECT_LT(c.status, 0);
   EXPECT_NE(err.find("barrier divergence"), std::string::npos) << err;
   EXPECT_NE(err.find("is at <source>:3 (barrier)"), std::string::npos)
       << "the report names the barrier's source line:\n" << err;

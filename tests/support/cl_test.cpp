@@ -316,6 +316,22 @@ cl_mem CLTest::buffer(size_t bytes, cl_mem_flags flags, void* host) {
   return m;
 }
 
+CLTest::Completion CLTest::runReporting(cl_kernel k, const std::vector<size_t>& global,
+                                        const std::vector<size_t>& local) {
+  Completion c;
+  cl_event e = nullptr;
+  testing::internal::CaptureStderr();
+  cl_int err = clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()), nullptr,
+                                      global.data(), local.empty() ? nullptr : local.data(), 0,
+                                      nullptr, &e);
+  if (err == CL_SUCCESS) clFinish(queue_);
+  c.stderrText = testing::internal::GetCapturedStderr();
+  check(err, "clEnqueueNDRangeKernel");
+  clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof c.status, &c.status, nullptr);
+  clReleaseEvent(e);
+  return c;
+}
+
 cl_int CLTest::tryRun(cl_kernel k, const std::vector<size_t>& global,
                       const std::vector<size_t>& local, const std::vector<size_t>& offset) {
   cl_int err = clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()),

@@ -154,6 +154,15 @@ class CLTest : public ::testing::Test {
   cl_int tryRun(cl_kernel k, const std::vector<size_t>& global,
                 const std::vector<size_t>& local = {},
                 const std::vector<size_t>& offset = {});
+  // Enqueue on queue_, wait, and return the command's execution status (negative: it
+  // failed, e.g. a reported deadlock or barrier divergence) and what was printed on
+  // stderr meanwhile.
+  struct Completion {
+    cl_int status = CL_COMPLETE;
+    std::string stderrText;
+  };
+  Completion runReporting(cl_kernel k, const std::vector<size_t>& global,
+                          const std::vector<size_t>& local = {});
 
   // Registers an action for TearDown (in reverse order).
   void atTearDown(std::function<void()> fn) { cleanup_.push_back(std::move(fn)); }
