@@ -17,18 +17,25 @@ Ref<Event> Queue::enqueue(cl_command_type type, std::unique_ptr<Command> command
   auto ev = make<Event>(*context_, this, type, std::move(command));
   for (const auto &dep : waitList)
     ev->dependOn(*dep);
+  // The queue's own ordering: a command already finished is no dependency. (A failed
+  // one stays the queue's `last_` until commandDone; a command enqueued after the
+  // application saw the failure -- clFinish returned -- must run, not inherit it.)
+  auto after = [&ev](Event &e) {
+    if (!e.done())
+      ev->dependOn(e);
+  };
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (inOrder()) {
       if (last_)
-        ev->dependOn(*last_);
+        after(*last_);
       last_ = ev;
     } else {
       if (barrier_)
-        ev->dependOn(*barrier_);
+        after(*barrier_);
       if (sync != Sync::None && waitList.empty())
         for (Event *e = unfinished_; e; e = e->queueNext)
-          ev->dependOn(*e);
+          after(*e);
       if (sync == Sync::Barrier)
         barrier_ = ev;
       ev->queueNext = unfinished_;

@@ -2,6 +2,11 @@
 // process down; integer division by zero must not fault at all. The command ends with an error status (or the
 // implementation defines the result), the host call returns, and the same context
 // keeps working. FiberCL-only: other CPU implementations (PoCL) crash the process.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "cl_test.hpp"
 
 namespace fcltest {
@@ -145,6 +150,63 @@ TEST_F(Robustness, StoreThroughNullPointer) {
     })CLC",
               "nullstore", 0);
   expectVecAddStillWorks();
+}
+
+// The application learns that a command failed (its event is complete with an error)
+// and enqueues more work on the same in-order queue: that work runs. The failed
+// command used to stay the queue's last command for a moment after its status was
+// visible, and a command enqueued then inherited the failure (found by CI: a deadlock
+// report followed by a kernel that silently did nothing). A completion callback holds
+// that moment open.
+TEST_F(Robustness, CommandsEnqueuedAfterAFailureWasSeenRun) {
+  SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
+  cl_kernel bad = kernelFrom(R"CLC(
+    __kernel void nullstore(__global int* out) { ((__global volatile int*)0)[get_global_id(0)] = 1; })CLC",
+                             "nullstore");
+  cl_mem sink = buffer(sizeof(cl_int));
+  setArgs(bad, sink);
+  cl_kernel inc = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
+                             "inc");
+  cl_mem m = bufferFrom(std::vector<cl_int>{1, 2, 3});
+  setArgs(inc, m);
+
+  struct Seen {
+    std::atomic<bool> failed{false};
+    std::atomic<bool> resume{false};
+  } seen;
+  const size_t one = 1;
+  cl_event failing = nullptr;
+  testing::internal::CaptureStderr();
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, bad, 1, nullptr, &one, nullptr, 0, nullptr, &failing));
+  keep(failing);
+  ASSERT_CL(clSetEventCallback(
+      failing, CL_COMPLETE,
+      [](cl_event, cl_int status, void* p) {
+        auto* s = static_cast<Seen*>(p);
+        s->failed = status < 0;
+        // Keep the completing thread here until the application has enqueued and
+        // waited (bounded: the test must not hang if the command did not fail).
+        for (int i = 0; i < 2000 && !s->resume; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      },
+      &seen));
+  cl_int status = 1;
+  for (int i = 0; i < 20000 && status > 0; ++i) {
+    clGetEventInfo(failing, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ASSERT_LT(status, 0) << "the kernel storing through NULL must fail";
+  cl_event after = nullptr;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, inc, 1, nullptr, std::array<size_t, 1>{3}.data(),
+                                   nullptr, 0, nullptr, &after));
+  keep(after);
+  cl_int waited = clWaitForEvents(1, &after);
+  seen.resume = true;
+  ASSERT_CL(clFinish(queue_));
+  testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(seen.failed);
+  EXPECT_CL(waited) << "the kernel enqueued after the failure was seen did not run";
+  EXPECT_EQ(read<cl_int>(m, 3), (std::vector<cl_int>{2, 3, 4}));
 }
 
 }  // namespace
