@@ -29,7 +29,9 @@
 //     and LLVM's O3 pipeline runs with the host TargetMachine (the loop vectoriser
 //     needs its cost model). Just before its loop vectoriser, small vectors (float2,
 //     float4) become scalars (SmallVectorScalarizerPass) so that work-items, not
-//     their 2-4 lanes, are what gets widened; work-item loops are declared parallel;
+//     their 2-4 lanes, are what gets widened; work-item loops are split where a
+//     condition on the work-item's index changes (WorkItemRangeSplitPass: `if (lid <
+//     s)` runs only the active work-items, without masks) and declared parallel;
 //     those with loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
 #include "pipeline.hpp"
 
@@ -245,6 +247,7 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
     pb.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(SmallVectorScalarizerPass());
+          fpm.addPass(WorkItemRangeSplitPass());
           fpm.addPass(ParallelWorkItemLoopsPass());
           fpm.addPass(MaskedWorkItemVectorizerPass());
         });

@@ -269,3 +269,113 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
 
 }  // namespace
 }  // namespace fcltest
+
+namespace fcltest {
+namespace {
+
+// Work done only by the work-items below (or above) a bound -- a reduction's tree step
+// `if (lid < s)` -- splits the work-item loop where the condition changes
+// (compiler/src/passes/work_item_range_split.cpp), so neither part needs masks. Every
+// comparison form, signed and unsigned, with the index on either side and bounds
+// below, inside and beyond the group, negative and extreme; the stores are guarded so
+// that the conditions stay branches.
+const char* kGuards = R"CLC(
+// One kernel per condition (together, LLVM merges complementary ones into selects).
+#define GUARD(name, cond)                                                   \
+  kernel void name(global int* out, int b, uint ub) {                      \
+    int l = get_local_id(0);                                                \
+    uint ul = get_local_id(0);                                              \
+    if (cond)                                                               \
+      out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = l + 1; \
+  }
+GUARD(g0, ul < ub)
+GUARD(g1, ul <= ub)
+GUARD(g2, ul > ub)
+GUARD(g3, ul >= ub)
+GUARD(g4, l < b)
+GUARD(g5, l <= b)
+GUARD(g6, l > b)
+GUARD(g7, l >= b)
+GUARD(g8, b > l && ub != 3u)
+GUARD(g9, (long)get_local_id(0) < (long)b || ub == 5u)
+// The tree reduction of a work-group (power-of-two local sizes).
+kernel void tree_sum(global const int* in, global int* out, local int* tmp) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = tmp[0];
+}
+)CLC";
+
+TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
+  constexpr int kGuardKernels = 10;
+  if (isFiberCL()) {
+    std::string said;
+    buildReporting(kGuards, "vectorize", said);
+    for (int k = 0; k < kGuardKernels; ++k) {
+      std::string name = "g" + std::to_string(k);
+      // Located at the kernel's GUARD line (the macro's expansion).
+      std::string at = ": /fibercl-input/<source>:" + std::to_string(11 + k) + ":";
+      EXPECT_NE(said.find("__fibercl_wg_" + name + at), std::string::npos)
+          << name << ": its loop was not split at the condition:\n" << said;
+    }
+    const char* fibers = std::getenv("FIBERCL_BARRIERS");
+    if (!(fibers && std::string(fibers) == "fibers"))
+      EXPECT_NE(said.find("__fibercl_wg_tree_sum: /fibercl-input/<source>:27:"), std::string::npos)
+          << "the tree step was not split at `lid < s`:\n" << said;
+  }
+  cl_program p = build(kGuards);
+  cl_kernel treeSum = kernel(p, "tree_sum");
+  const cl_int kSentinel = -1;
+  const std::vector<cl_int> signedBounds = {INT32_MIN, -5, -1, 0, 1, 3, 7, 12, 13, 39, 40, 64, 100, INT32_MAX};
+  const std::vector<cl_uint> unsignedBounds = {0, 1, 3, 5, 7, 12, 13, 40, 64, 1000, UINT32_MAX};
+  // 1D with several local sizes, and 2D (x compared; y and z loops around it).
+  const std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> shapes = {
+      {{kN}, {64}}, {{kN}, {13}}, {{kN}, {1}}, {{kN}, {40}}, {{64, 12}, {16, 4}}, {{39, 6}, {13, 3}}};
+  for (int k = 0; k < kGuardKernels; ++k) {
+    cl_kernel guard = kernel(p, ("g" + std::to_string(k)).c_str());
+    for (const auto& [global, local] : shapes) {
+      size_t items = global[0] * (global.size() > 1 ? global[1] : 1);
+      cl_mem out = buffer(items * sizeof(cl_int));
+      for (size_t j = 0; j < signedBounds.size(); ++j) {
+        cl_int b = signedBounds[j];
+        cl_uint ub = unsignedBounds[j % unsignedBounds.size()];
+        SCOPED_TRACE("g" + std::to_string(k) + ", local size " + std::to_string(local[0]) + ", b " +
+                     std::to_string(b) + ", ub " + std::to_string(ub));
+        write(out, std::vector<cl_int>(items, kSentinel));
+        setArgs(guard, out, b, ub);
+        run(guard, global, local);
+        std::vector<cl_int> got = read<cl_int>(out, items);
+        for (size_t i = 0; i < items; ++i) {
+          int64_t l = int64_t(i % global[0] % local[0]);
+          uint64_t ul = uint64_t(l);
+          const bool taken[kGuardKernels] = {ul < ub, ul <= ub, ul > ub, ul >= ub, l < b, l <= b,
+                                             l > b,   l >= b,   b > l && ub != 3u, l < b || ub == 5u};
+          ASSERT_EQ(got[i], taken[k] ? cl_int(l + 1) : kSentinel) << "work-item " << i << " (local id " << l << ")";
+        }
+      }
+    }
+  }
+  for (size_t n : {1, 2, 16, 64, 256}) {
+    SCOPED_TRACE("tree_sum, local size " + std::to_string(n));
+    std::vector<cl_int> in(kN * 4);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = cl_int(i * 2654435761u >> 20) - 2000;
+    size_t total = in.size() / n * n, groups = total / n;
+    cl_mem din = bufferFrom(in), dout = buffer(groups * sizeof(cl_int));
+    setArgs(treeSum, din, dout, Local{n * sizeof(cl_int)});
+    run(treeSum, {total}, {n});
+    std::vector<cl_int> got = read<cl_int>(dout, groups);
+    for (size_t g = 0; g < groups; ++g) {
+      cl_int want = 0;
+      for (size_t i = 0; i < n; ++i) want += in[g * n + i];
+      ASSERT_EQ(got[g], want) << "group " << g;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fcltest

@@ -201,6 +201,13 @@ struct SmallVectorScalarizerPass : llvm::PassInfoMixin<SmallVectorScalarizerPass
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
 
+// Splits a work-item loop at a bound its work-items' index is compared with (`if (lid
+// < s)`), so that the condition is a constant in each part (work_item_range_split.cpp).
+// Runs just before ParallelWorkItemLoopsPass.
+struct WorkItemRangeSplitPass : llvm::PassInfoMixin<WorkItemRangeSplitPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
+};
+
 // Declares work-item loops parallel to LLVM's loop vectoriser (llvm.loop.parallel_accesses,
 // parallel_work_item_loops.cpp): work-items touch each other's memory only across a
 // barrier, so no dependence between them needs checking. Runs just before it.

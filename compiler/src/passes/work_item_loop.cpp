@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Metadata.h>
 
 #include "fibercl/kernel_abi.h"
@@ -48,10 +49,16 @@ std::vector<llvm::Value *> loadArguments(llvm::IRBuilder<> &b, llvm::Function &b
 }
 
 void loadLocalSize(llvm::IRBuilder<> &b, llvm::Value *ctx, llvm::Value *size[3]) {
-  for (int d = 0; d < 3; ++d)
-    size[d] = b.CreateTrunc(
-        loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_size) + 8 * d, "local_size"),
-        b.getInt32Ty());
+  // 1..FIBERCL_MAX_WORK_GROUP_SIZE (the runtime refuses larger groups): what tells
+  // ScalarEvolution that a work-item's index fits any integer type it is compared in.
+  llvm::MDBuilder md(b.getContext());
+  llvm::MDNode *range = md.createRange(llvm::APInt(64, 1), llvm::APInt(64, FIBERCL_MAX_WORK_GROUP_SIZE + 1));
+  for (int d = 0; d < 3; ++d) {
+    auto *load = llvm::cast<llvm::LoadInst>(
+        loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_size) + 8 * d, "local_size"));
+    load->setMetadata(llvm::LLVMContext::MD_range, range);
+    size[d] = b.CreateTrunc(load, b.getInt32Ty());
+  }
 }
 
 void emitWorkItemLoop(
