@@ -74,9 +74,9 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   ctx.work_dim = R.workDim;
   ctx.reserved = 0;
   ctx.coop = 0; // cooperative kernels always run as yielding launches
-  // Groups run to completion: yield points, if the kernel has any, never expire.
-  r.unscheduled.countdown = uint64_t(1) << 62;
-  ctx.yield_state = reinterpret_cast<uintptr_t>(&r.unscheduled);
+  // Groups run to completion: no yield state, so yield points, if the kernel has any,
+  // are skipped.
+  ctx.yield_state = 0;
   ctx.local_mem = 0;
   if (R.localMemSize) {
     void *block = r.localMemory(R.localMemSize);

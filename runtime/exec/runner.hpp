@@ -120,9 +120,6 @@ struct Runner {
   // The launch's NDRange::describeSite ("<source>:12 (barrier)"), for reports; may be
   // null or empty.
   const std::function<std::string(uint32_t)> *describeSite = nullptr;
-  // The yield state of groups this runner runs to completion (kernels with yield
-  // points launched unscheduled): its countdown never runs out.
-  fcl_yield_state unscheduled{uint64_t(1) << 62, 0, 0};
 
 private:
   void *local_ = nullptr;

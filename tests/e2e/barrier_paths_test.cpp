@@ -166,6 +166,43 @@ TEST_F(BarrierPaths, UniformValuesAcrossBarriersInLoopsLiveOncePerGroup) {
   }
 }
 
+// The same test (`lid == 0`) before and after the barriers: LLVM's jump threading
+// copied everything between them, barriers included, into both paths, and the copies
+// of one barrier sent the kernel to fibers ("internal error splitting at barriers:
+// Duplicate integer as switch case"). Barrier calls are never duplicated now.
+TEST_F(BarrierPaths, BarriersBetweenTestsOfTheSameConditionStayRegions) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
+  const char* src = R"CLC(
+    __kernel void count(__global uint* perGroup, __global uint* total) {
+      __local uint n;
+      if (get_local_id(0) == 0) n = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&n);
+      atomic_inc(total);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) perGroup[get_group_id(0)] = n;
+    })CLC";
+  std::string report;
+  kernelOn("regions", src, "count", "", &report);
+  EXPECT_EQ(report.find("internal error"), std::string::npos) << report;
+  for (size_t l : {1, 7, 256}) {
+    const size_t groups = 5;
+    Bytes b = sameOnBothPaths(src, "count", [&](cl_kernel k) {
+      cl_mem perGroup = bufferFrom(std::vector<cl_uint>(groups, 0));
+      cl_mem total = bufferFrom(std::vector<cl_uint>(1, 0));
+      setArgs(k, perGroup, total);
+      run(k, {l * groups}, {l});
+      EXPECT_EQ(read<cl_uint>(total, 1)[0], l * groups);
+      return bytesOf<cl_uint>(perGroup, groups);
+    });
+    for (size_t g = 0; g < groups; ++g) {
+      cl_uint got;
+      std::memcpy(&got, &b[g * 4], 4);
+      EXPECT_EQ(got, l) << "local size " << l << ", group " << g;
+    }
+  }
+}
+
 // A 2-D tile with halo, non-uniform edge groups (OpenCL C 3.0), float arithmetic.
 TEST_F(BarrierPaths, StencilWithHaloOnNonUniformGroups) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");

@@ -31,7 +31,7 @@ typedef uint32_t fcl_u32;
  * `yields`). Yield points -- after atomic and volatile accesses to global memory,
  * after fences and barriers, and on the back-edges of loops that may spin -- run
  * inline:
- *     if (--countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
+ *     if (state && --countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
  * and a write that changed global memory also does `progress += 1` (the deadlock
  * detector's evidence that a work-group is not just waiting). */
 typedef struct fcl_yield_state {
@@ -51,8 +51,8 @@ typedef struct fcl_group_ctx {
   fcl_u32 reserved;
   fcl_u64 local_mem; /* address of this group's __local block, 0 if none */
   fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
-  fcl_u64 yield_state; /* address of this group's fcl_yield_state (a never-expiring one
-                          when the launch does not schedule groups) */
+  fcl_u64 yield_state; /* address of this group's fcl_yield_state; 0 when the launch
+                          does not schedule groups (yield points are skipped) */
   fcl_u64 coop;        /* address of the launch's fcl_coop_view if the kernel is
                           cooperative, else 0 */
 } fcl_group_ctx;

@@ -31,6 +31,13 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
   llvm::FunctionCallee hostBarrier = m.getOrInsertFunction(
       FIBERCL_HOST_BARRIER, llvm::FunctionType::get(llvm::Type::getVoidTy(c),
                                                     {ptr, i32, i32}, false));
+  // Never duplicated (jump threading, tail duplication, unrolling): each barrier site
+  // must stay one call, or the barrier-region splitter would need a continuation per
+  // copy (it fell back to fibers: "Duplicate integer as switch case").
+  if (auto *f = llvm::dyn_cast<llvm::Function>(hostBarrier.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoDuplicate);
+    f->addFnAttr(llvm::Attribute::Convergent);
+  }
 
   // OpenCL C printf is the runtime's, not the C library's: renamed, so that LLVM does
   // not rewrite it as the libc function it knows (printf("%s\n", s) -> puts(s)).

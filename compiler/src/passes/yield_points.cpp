@@ -1,11 +1,14 @@
 // YieldPointsPass (passes.hpp). Each yield point is inline and cheap when it does not
 // yield:
 //     state = (fcl_yield_state *)ctx->yield_state        (loop-invariant, hoisted)
-//     if ((int64)--state->countdown <= 0) __fibercl_host_yield(ctx, site);
+//     if (state && (int64)--state->countdown <= 0) __fibercl_host_yield(ctx, site);
 // and every write to shared memory that changed it does state->progress += 1: the
 // scheduler tells groups that wait (at a yield point inside a loop that may spin, with
-// no write since) from groups that make progress by it. Which loops may spin and which
-// memory is shared: spin_loops.hpp.
+// no write since) from groups that make progress by it. A launch that does not
+// schedule its groups (a kernel whose atomics cannot wait, in the default mode) has no
+// state: its yield points are a branch on a loop-invariant null, not a store next to
+// every atomic (which cost 40% of a loop of atomic_inc on Zen 3). Which loops may spin
+// and which memory is shared: spin_loops.hpp.
 #include "debug.hpp"
 #include "passes.hpp"
 #include "spin_loops.hpp"
@@ -97,18 +100,19 @@ public:
     uint32_t site = sites_.add(body_, at, kind, waiting);
     if (waiting)
       site |= FIBERCL_SITE_WAITING;
-    llvm::IRBuilder<> b(before);
+    llvm::IRBuilder<> b(ifScheduled(before));
     b.SetCurrentDebugLocation(at->getDebugLoc());
     llvm::Value *left = b.CreateSub(b.CreateLoad(b.getInt64Ty(), state_), b.getInt64(1));
     b.CreateStore(left, state_);
     llvm::Value *expired = b.CreateICmpSLE(left, b.getInt64(0));
-    llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(expired, before, false);
+    llvm::Instruction *then =
+        llvm::SplitBlockAndInsertIfThen(expired, &*b.GetInsertPoint(), false);
     b.SetInsertPoint(then);
     b.CreateCall(hostYield_, {ctx_, b.getInt32(site)});
   }
 
   void progress(llvm::Instruction *before, llvm::Value *changed) {
-    llvm::IRBuilder<> b(before);
+    llvm::IRBuilder<> b(ifScheduled(before));
     llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), state_,
                                           offsetof(fcl_yield_state, progress));
     llvm::Value *count = b.CreateLoad(b.getInt64Ty(), p);
@@ -118,15 +122,23 @@ public:
   // Counts a store (or memory intrinsic) to shared memory as progress if it changes
   // the value there: a loop that keeps storing the same value is still waiting.
   void progressOfWrite(llvm::Instruction *w, llvm::Instruction *before) {
-    llvm::IRBuilder<> b(w);
-    llvm::Value *changed = b.getTrue();
+    llvm::Value *changed = llvm::ConstantInt::getTrue(w->getContext());
     if (auto *s = llvm::dyn_cast<llvm::StoreInst>(w)) {
+      // Read what is there before the store (only when scheduled: that is a load
+      // before every shared store).
+      llvm::Instruction *then = ifScheduled(w);
+      llvm::IRBuilder<> b(then);
       llvm::Value *v = s->getValueOperand();
       llvm::LoadInst *old = b.CreateAlignedLoad(v->getType(), s->getPointerOperand(),
                                                 s->getAlign(), s->isVolatile());
       if (s->isAtomic())
         old->setAtomic(llvm::AtomicOrdering::Monotonic, s->getSyncScopeID());
-      changed = differs(b, body_.getParent()->getDataLayout(), old, v);
+      llvm::Value *differ = differs(b, body_.getParent()->getDataLayout(), old, v);
+      b.SetInsertPoint(w);
+      llvm::PHINode *phi = b.CreatePHI(b.getInt1Ty(), 2, "changed");
+      phi->addIncoming(differ, then->getParent());
+      phi->addIncoming(b.getFalse(), scheduledFrom_);
+      changed = phi;
     }
     progress(before, changed);
   }
@@ -145,11 +157,24 @@ public:
   }
 
 private:
+  // Splits the block before `before` and returns the terminator of a new block that
+  // runs only when the launch has a yield state; `before` follows both. Notes the block
+  // that skipped it in scheduledFrom_.
+  llvm::Instruction *ifScheduled(llvm::Instruction *before) {
+    // Tested where it is used (LLVM hoists it): a value computed once at the entry
+    // would be one more for the barrier-region splitter to carry or recompute.
+    llvm::Value *scheduled = llvm::IRBuilder<>(before).CreateIsNotNull(state_, "scheduled");
+    llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(scheduled, before, false);
+    scheduledFrom_ = then->getParent()->getSinglePredecessor();
+    return then;
+  }
+
   llvm::Function &body_;
   SiteTable &sites_;
   llvm::FunctionCallee hostYield_;
   llvm::Value *ctx_;
   llvm::Value *state_;
+  llvm::BasicBlock *scheduledFrom_ = nullptr;
 };
 
 // The kind of the yield point after `i`; `atomic`: it is a shared atomic (else a
