@@ -15,15 +15,17 @@ constexpr size_t kLocalAlign = 128;
 constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 } // namespace
 
-Kernel::Kernel(Program &program, const compiler::KernelInfo &info, fcl_work_group_fn entry)
-    : program_(program), info_(&info), entry_(entry), args_(info.args.size()) {
-  program.kernelAttached();
+Kernel::Kernel(Program &program, std::shared_ptr<const Program::Built> built,
+               const compiler::KernelInfo &info, fcl_work_group_fn entry)
+    : program_(program), built_(std::move(built)), info_(&info), entry_(entry),
+      args_(info.args.size()) {
   computeLayout();
 }
 
 Kernel::Kernel(const Kernel &other)
-    : Object(), program_(other.program_), info_(other.info_), entry_(other.entry_),
-      args_(other.args_), offsets_(other.offsets_), values_(other.values_) {
+    : Object(), program_(other.program_), built_(other.built_), info_(other.info_),
+      entry_(other.entry_), args_(other.args_), offsets_(other.offsets_),
+      values_(other.values_) {
   program_->kernelAttached();
 }
 

@@ -4,6 +4,7 @@
 
 #include "runtime/memory.hpp"
 #include "runtime/object.hpp"
+#include "runtime/program.hpp"
 
 #include "fibercl/compiler/compiler.hpp"
 
@@ -15,14 +16,16 @@
 namespace fibercl::runtime {
 
 class Mem;
-class Program;
 
 class Kernel : public Object<Kernel, cl_kernel> {
 public:
   static constexpr Tag kTag = Tag::Kernel;
   static constexpr cl_int kInvalidError = CL_INVALID_KERNEL;
 
-  Kernel(Program &program, const compiler::KernelInfo &info, fcl_work_group_fn entry);
+  // Adopts the attachment `built` came with (Program::attachKernel); `info` is one of
+  // its kernels.
+  Kernel(Program &program, std::shared_ptr<const Program::Built> built,
+         const compiler::KernelInfo &info, fcl_work_group_fn entry);
   // clCloneKernel: same program, copies of the argument values.
   explicit Kernel(const Kernel &other);
   ~Kernel();
@@ -79,6 +82,7 @@ private:
   void computeLayout();
 
   Ref<Program> program_;
+  std::shared_ptr<const Program::Built> built_; // owns *info_ and the code entry_ runs
   const compiler::KernelInfo *info_;
   fcl_work_group_fn entry_;
   std::vector<Arg> args_;

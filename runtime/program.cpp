@@ -41,6 +41,7 @@ Program::Program(Context &context) : context_(context), origin_(Origin::Link) {}
 Program::~Program() = default;
 
 void Program::beginBuild(bool checkKernels) {
+  std::lock_guard<std::mutex> lock(mutex_); // against attachKernel
   // CL_INVALID_OPERATION if there are kernel objects attached to program.
   if (checkKernels && kernelCount_.load(std::memory_order_relaxed) > 0)
     throw Error(CL_INVALID_OPERATION, "kernels are attached to the program");
@@ -66,8 +67,7 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
   if (!result.success) {
     status_ = CL_BUILD_ERROR;
     binary_ = {};
-    kernels_.clear();
-    executable_.reset();
+    built_.reset();
     executableReady_.store(false, std::memory_order_release);
     throw Error(result.invalidOptions ? (failureCode == CL_LINK_PROGRAM_FAILURE
                                              ? CL_INVALID_LINKER_OPTIONS
@@ -77,8 +77,10 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
   }
   status_ = CL_BUILD_SUCCESS;
   binary_ = std::move(result.binary);
-  kernels_ = result.kernels.empty() ? exe->kernels() : std::move(result.kernels);
-  executable_ = std::move(exe);
+  auto built = std::make_shared<Built>();
+  built->kernels = result.kernels.empty() ? exe->kernels() : std::move(result.kernels);
+  built->executable = std::move(exe);
+  built_ = std::move(built);
   executableReady_.store(true, std::memory_order_release);
 }
 
@@ -160,8 +162,7 @@ void Program::compile(const std::string &options,
   std::lock_guard<std::mutex> lock(mutex_);
   options_ = options;
   log_ = std::move(result.log);
-  executable_.reset();
-  kernels_.clear();
+  built_.reset();
   executableReady_.store(false, std::memory_order_release);
   if (!result.success) {
     status_ = CL_BUILD_ERROR;
@@ -236,17 +237,31 @@ compiler::BinaryKind Program::binaryKind() const {
   return binary_.kind;
 }
 
-const std::vector<compiler::KernelInfo> &Program::kernels() const { return kernels_; }
+std::shared_ptr<const Program::Built> Program::built() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return built_;
+}
 
-const compiler::KernelInfo *Program::findKernel(const std::string &name) const {
-  for (const auto &k : kernels_)
+std::shared_ptr<const Program::Built> Program::attachKernel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
+  // program (while it is rebuilt, the one there was is going away).
+  if (!built_ || building_.load(std::memory_order_acquire))
+    throw Error(CL_INVALID_PROGRAM_EXECUTABLE,
+                built_ ? "the program is being rebuilt" : "the program has no executable");
+  kernelCount_.fetch_add(1, std::memory_order_relaxed);
+  return built_;
+}
+
+const compiler::KernelInfo *Program::Built::find(const std::string &name) const {
+  for (const auto &k : kernels)
     if (k.name == name)
       return &k;
   return nullptr;
 }
 
-fcl_work_group_fn Program::entry(const std::string &name) const {
-  return executable_ ? executable_->entry(name) : nullptr;
+fcl_work_group_fn Program::Built::entry(const std::string &name) const {
+  return executable ? executable->entry(name) : nullptr;
 }
 
 } // namespace fibercl::runtime

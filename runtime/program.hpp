@@ -61,16 +61,29 @@ public:
   compiler::BinaryKind binaryKind() const;
   bool hasExecutable() const { return executableReady_.load(std::memory_order_acquire); }
 
-  // Valid once hasExecutable(); immutable while kernels exist.
-  const std::vector<compiler::KernelInfo> &kernels() const;
-  const compiler::KernelInfo *findKernel(const std::string &name) const;
-  fcl_work_group_fn entry(const std::string &name) const;
+  // A successful build's kernels and the code they run. Kernels share it with the
+  // program, so nothing a kernel points to goes away when the program is rebuilt.
+  struct Built {
+    std::vector<compiler::KernelInfo> kernels;
+    std::unique_ptr<compiler::Executable> executable;
+    const compiler::KernelInfo *find(const std::string &name) const;
+    fcl_work_group_fn entry(const std::string &name) const;
+  };
+  // The current executable, or null.
+  std::shared_ptr<const Built> built() const;
+  // Attaches a kernel about to be made and returns the executable it comes from, in
+  // one step under the program's lock: a build either sees the kernel attached (and is
+  // refused, CL_INVALID_OPERATION) or has already started (then this throws
+  // CL_INVALID_PROGRAM_EXECUTABLE, as when there is no executable). The Kernel made
+  // with it adopts the attachment; kernelDetached() gives it back.
+  std::shared_ptr<const Built> attachKernel();
 
   // True when launches must use uniform work-groups: OpenCL C 1.x programs (the
   // default -cl-std) and -cl-uniform-work-group-size.
   bool uniformWorkGroups() const { return uniform_.load(std::memory_order_relaxed); }
 
   // Kernels created from this program (a rebuild is refused while there are any).
+  // kernelAttached: one more beside an existing one (clCloneKernel).
   void kernelAttached() { kernelCount_.fetch_add(1, std::memory_order_relaxed); }
   void kernelDetached() { kernelCount_.fetch_sub(1, std::memory_order_relaxed); }
 
@@ -105,8 +118,7 @@ private:
   std::string options_;
   std::string log_;
   compiler::Binary binary_;
-  std::vector<compiler::KernelInfo> kernels_;
-  std::unique_ptr<compiler::Executable> executable_;
+  std::shared_ptr<const Built> built_;
 };
 
 } // namespace fibercl::runtime

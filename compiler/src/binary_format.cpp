@@ -3,12 +3,17 @@
 
 #include <cstring>
 
+#include <llvm/Config/llvm-config.h>
+
 namespace fibercl::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
-constexpr uint32_t kFormatVersion = 7; // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier regions; 7: small-code-model objects
-constexpr uint32_t kLLVMMajor = 19;
+// 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier
+// regions; 7: small-code-model objects; 8: yield points skip a null yield state (older
+// code would dereference it: unscheduled launches now pass none).
+constexpr uint32_t kFormatVersion = 8;
+constexpr uint32_t kLLVMMajor = LLVM_VERSION_MAJOR;
 
 class Writer {
 public:

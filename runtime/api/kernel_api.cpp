@@ -15,10 +15,18 @@ using namespace fibercl::runtime::api;
 
 namespace {
 
-Ref<Kernel> makeKernel(Program &p, const compiler::KernelInfo &info) {
-  fcl_work_group_fn entry = p.entry(info.name);
-  check(!entry, CL_INVALID_KERNEL_DEFINITION, "the kernel has no compiled entry");
-  return make<Kernel>(p, info, entry);
+// Kernel `info` of `built`, adopting the attachment `built` came with (given back if
+// the kernel cannot be made).
+Ref<Kernel> makeKernel(Program &p, const std::shared_ptr<const Program::Built> &built,
+                       const compiler::KernelInfo &info) {
+  try {
+    fcl_work_group_fn entry = built->entry(info.name);
+    check(!entry, CL_INVALID_KERNEL_DEFINITION, "the kernel has no compiled entry");
+    return make<Kernel>(p, built, info, entry);
+  } catch (...) {
+    p.kernelDetached();
+    throw;
+  }
 }
 
 Program &builtProgram(cl_program program) {
@@ -59,11 +67,14 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
     Program &p = builtProgram(program);
     // CL_INVALID_VALUE if kernel_name is NULL.
     check(!kernel_name, CL_INVALID_VALUE, "kernel_name is NULL");
+    std::shared_ptr<const Program::Built> built = p.attachKernel();
     // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
-    const compiler::KernelInfo *info = p.findKernel(kernel_name);
+    const compiler::KernelInfo *info = built->find(kernel_name);
+    if (!info)
+      p.kernelDetached();
     check(!info, CL_INVALID_KERNEL_NAME,
           (std::string("no kernel named ") + kernel_name).c_str());
-    return give(makeKernel(p, *info));
+    return give(makeKernel(p, built, *info));
   });
 }
 
@@ -71,20 +82,30 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
   return call(__func__, [&] {
     Program &p = builtProgram(program);
-    const auto &infos = p.kernels();
-    // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number
-    // of kernels in program.
-    check(kernels && num_kernels < infos.size(), CL_INVALID_VALUE,
-          "num_kernels is less than the number of kernels");
+    std::shared_ptr<const Program::Built> built = p.built();
+    check(!built, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
     if (kernels) {
+      // The first attachment fixes the executable: no rebuild starts while a kernel
+      // is attached, so the others are made from the same one.
+      built = p.attachKernel();
+      // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number
+      // of kernels in program.
+      if (num_kernels < built->kernels.size() || built->kernels.empty())
+        p.kernelDetached();
+      check(num_kernels < built->kernels.size(), CL_INVALID_VALUE,
+            "num_kernels is less than the number of kernels");
       std::vector<Ref<Kernel>> made;
-      for (const auto &info : infos)
-        made.push_back(makeKernel(p, info));
+      for (size_t i = 0; i < built->kernels.size(); ++i) {
+        if (i > 0)
+          p.kernelAttached();
+        made.push_back(makeKernel(p, built, built->kernels[i]));
+      }
       for (size_t i = 0; i < made.size(); ++i)
         kernels[i] = give(std::move(made[i]));
     }
+    size_t count = built->kernels.size();
     if (num_kernels_ret)
-      *num_kernels_ret = cl_uint(infos.size());
+      *num_kernels_ret = cl_uint(count);
   });
 }
 

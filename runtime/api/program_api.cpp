@@ -316,12 +316,12 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
       // CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS or
       // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been
       // built for at least one device.
-      check(!p.hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE,
-            "the program has no executable");
+      std::shared_ptr<const Program::Built> built = p.built();
+      check(!built, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
       if (param_name == CL_PROGRAM_NUM_KERNELS)
-        return out.scalar<size_t>(p.kernels().size());
+        return out.scalar<size_t>(built->kernels.size());
       std::string names;
-      for (const auto &k : p.kernels())
+      for (const auto &k : built->kernels)
         names += (names.empty() ? "" : ";") + k.name;
       return out.string(names);
     }

@@ -1,9 +1,7 @@
 // Kernel faults: SIGSEGV/SIGBUS/SIGFPE/SIGILL raised while a work-group runs are
 // reported on stderr and turned into a failed command (the runner jumps back to its
 // recovery point); any other fault goes to the handler that was installed before ours.
-#include <cinttypes>
 #include <csignal>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -95,6 +93,45 @@ void chain(int sig, siginfo_t *info, void *uc) {
   sigaction(sig, &dfl, nullptr);
 }
 
+// A message built inside the signal handler: only async-signal-safe code there (no
+// snprintf: it may allocate or take locks the interrupted thread holds).
+class SignalSafeText {
+public:
+  SignalSafeText &operator<<(const char *s) {
+    while (s && *s && len_ < sizeof buf_)
+      buf_[len_++] = *s++;
+    return *this;
+  }
+  SignalSafeText &operator<<(uint64_t v) {
+    char digits[20];
+    int n = 0;
+    do {
+      digits[n++] = char('0' + v % 10);
+      v /= 10;
+    } while (v);
+    while (n && len_ < sizeof buf_)
+      buf_[len_++] = digits[--n];
+    return *this;
+  }
+  SignalSafeText &hex(uintptr_t v) {
+    *this << "0x";
+    int shift = 60;
+    while (shift > 0 && !((v >> shift) & 0xf))
+      shift -= 4;
+    for (; shift >= 0 && len_ < sizeof buf_; shift -= 4)
+      buf_[len_++] = "0123456789abcdef"[(v >> shift) & 0xf];
+    return *this;
+  }
+  void writeTo(int fd) const {
+    ssize_t ignored = write(fd, buf_, len_);
+    (void)ignored;
+  }
+
+private:
+  char buf_[512];
+  size_t len_ = 0;
+};
+
 void onFault(int sig, siginfo_t *info, void *ucv) {
   Runner *r = tlsRunner;
   if (!r || !r->inKernel) {
@@ -117,25 +154,14 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
   uint64_t gid[3] = {0, 0, 0};
   if (c)
     std::memcpy(gid, c->group_id, sizeof gid);
-  char msg[512];
-  int len;
-  bool hasAddress = (sig == SIGSEGV || sig == SIGBUS) && info->si_code != SI_KERNEL;
-  if (hasAddress)
-    len = std::snprintf(msg, sizeof msg,
-                        "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
-                        ",%" PRIu64 "): %s (%s at address %p)\n",
-                        r->kernelName, gid[0], gid[1], gid[2], signalName(sig),
-                        describe(sig, info->si_code, overflow), addr);
-  else
-    len = std::snprintf(msg, sizeof msg,
-                        "FiberCL: kernel '%s' crashed in work-group (%" PRIu64 ",%" PRIu64
-                        ",%" PRIu64 "): %s (%s)\n",
-                        r->kernelName, gid[0], gid[1], gid[2], signalName(sig),
-                        describe(sig, info->si_code, overflow));
-  if (len > 0) {
-    ssize_t ignored = write(STDERR_FILENO, msg, size_t(len) < sizeof msg ? len : sizeof msg - 1);
-    (void)ignored;
-  }
+  SignalSafeText msg;
+  msg << "FiberCL: kernel '" << r->kernelName << "' crashed in work-group (" << gid[0] << ","
+      << gid[1] << "," << gid[2] << "): " << signalName(sig) << " ("
+      << describe(sig, info->si_code, overflow);
+  if ((sig == SIGSEGV || sig == SIGBUS) && info->si_code != SI_KERNEL)
+    (msg << " at address ").hex(uintptr_t(addr));
+  msg << ")\n";
+  msg.writeTo(STDERR_FILENO);
   r->faultSignal = sig;
   abortGroup(*r);
 }

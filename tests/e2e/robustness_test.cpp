@@ -142,6 +142,8 @@ TEST_F(Robustness, ManyTinyLaunchesNeverLoseACompletion) {
 
 TEST_F(Robustness, StoreThroughNullPointer) {
   SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
+  // The report is written from the signal handler without snprintf: same words.
+  testing::internal::CaptureStderr();
   runFaulting(R"CLC(
     __kernel void nullstore(__global int* out, int d) {
       int i = (int)get_global_id(0);
@@ -149,6 +151,11 @@ TEST_F(Robustness, StoreThroughNullPointer) {
       p[i % 1024] = i;
     })CLC",
               "nullstore", 0);
+  std::string said = testing::internal::GetCapturedStderr();
+  // Work-item 700 (group 10 of 64) stores to ((int*)0)[700].
+  EXPECT_NE(said.find("FiberCL: kernel 'nullstore' crashed in work-group (10,0,0): SIGSEGV ("),
+            std::string::npos) << said;
+  EXPECT_NE(said.find(" at address 0xaf0)\n"), std::string::npos) << said;
   expectVecAddStillWorks();
 }
 
