@@ -1,40 +1,18 @@
-// FIBERCL_DEBUG parsing and the diagnostic stream, plus error code names.
+// FIBERCL_DEBUG channels (parsed in fibercl/compiler/debug.hpp), the diagnostic stream, and
+// error code names.
 #include "runtime/debug.hpp"
 #include "runtime/error.hpp"
+
+#include "fibercl/compiler/debug.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <vector>
 
 namespace fibercl::runtime {
 
-namespace {
-std::vector<std::string> parseChannels() {
-  std::vector<std::string> out;
-  const char *env = std::getenv("FIBERCL_DEBUG");
-  if (!env)
-    return out;
-  std::string s(env);
-  size_t pos = 0;
-  while (pos <= s.size()) {
-    size_t comma = s.find(',', pos);
-    if (comma == std::string::npos)
-      comma = s.size();
-    if (comma > pos)
-      out.push_back(s.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  return out;
-}
-} // namespace
-
 bool debugEnabled(std::string_view channel) {
-  static const std::vector<std::string> channels = parseChannels();
-  for (const auto &c : channels)
-    if (c == channel || c == "all")
-      return true;
-  return false;
+  return compiler::debugChannel(std::string(channel).c_str());
 }
 
 void debugLog(std::string_view channel, std::string_view message) {

@@ -5,7 +5,7 @@
 
 namespace fibercl::runtime {
 
-// True when FIBERCL_DEBUG names `channel` (or "all"). Read once per process.
+// True when FIBERCL_DEBUG names `channel` (or "all"): compiler::debugChannel.
 bool debugEnabled(std::string_view channel);
 
 // Writes "[fibercl <channel>] <message>" to stderr.

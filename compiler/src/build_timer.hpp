@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 
 namespace fibercl::compiler {
 

@@ -65,7 +65,7 @@
 
 #include "build_timer.hpp"
 #include "builtins_linker.hpp"
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_target.hpp"
 #include "kernel_metadata.hpp"

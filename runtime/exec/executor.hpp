@@ -35,6 +35,9 @@ struct Scheduling {
   std::string reportPath;               // deadlock report as JSON, "" = none
 
   static Scheduling fromEnvironment();  // the defaults, read from FIBERCL_*
+  // The names FIBERCL_SCHEDULE / FIBERCL_ADMISSION take and reports print.
+  static const char *nameOf(Policy p) noexcept;
+  static const char *nameOf(Admission a) noexcept;
 };
 
 // One NDRange launch. The pointed-to data (args, the bytes behind them) must stay

@@ -34,7 +34,9 @@ uint64_t jitter() noexcept {
 
 class FairPolicy final : public SchedulerPolicy {
 public:
-  const char *name() const noexcept override { return "fair"; }
+  const char *name() const noexcept override {
+    return Scheduling::nameOf(Scheduling::Policy::Fair);
+  }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
   uint64_t countdown(bool spinning) noexcept override {
     return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
@@ -54,7 +56,9 @@ public:
 
 class UnfairPolicy final : public SchedulerPolicy {
 public:
-  const char *name() const noexcept override { return "unfair"; }
+  const char *name() const noexcept override {
+    return Scheduling::nameOf(Scheduling::Policy::Unfair);
+  }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
   uint64_t countdown(bool spinning) noexcept override {
     return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
@@ -84,7 +88,9 @@ public:
     for (auto &c : changeAt_)
       c = 1 + rng_.below(256);
   }
-  const char *name() const noexcept override { return fair_ ? "fair" : "unfair"; }
+  const char *name() const noexcept override {
+    return Scheduling::nameOf(fair_ ? Scheduling::Policy::Fair : Scheduling::Policy::Unfair);
+  }
   uint64_t initialCountdown() noexcept override { return 1 + rng_.below(8); }
   uint64_t countdown(bool) noexcept override { return 1 + rng_.below(8); }
   bool gpuLikeStart() const noexcept override { return fair_; }

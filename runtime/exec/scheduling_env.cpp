@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "runtime/exec/executor.hpp"
 
@@ -26,7 +28,41 @@ bool parseU64(const char *s, uint64_t &out) {
   return true;
 }
 
+// The one table of names (FIBERCL_SCHEDULE, FIBERCL_ADMISSION, reports).
+constexpr std::pair<Scheduling::Policy, const char *> kPolicies[] = {
+    {Scheduling::Policy::Fair, "fair"}, {Scheduling::Policy::Unfair, "unfair"}};
+constexpr std::pair<Scheduling::Admission, const char *> kAdmissions[] = {
+    {Scheduling::Admission::GroupId, "id"},
+    {Scheduling::Admission::Reverse, "reverse"},
+    {Scheduling::Admission::Random, "random"}};
+
+// Sets `out` to the value named `v` in `table`; else warns, listing the names.
+template <typename E, size_t N>
+void parseName(const char *var, const char *v, const std::pair<E, const char *> (&table)[N],
+               E &out) {
+  std::string names;
+  for (const auto &[value, name] : table) {
+    if (!std::strcmp(v, name)) {
+      out = value;
+      return;
+    }
+    names += std::string(names.empty() ? "" : ", ") + name;
+  }
+  warn(var, v, ("one of " + names).c_str());
+}
+
+template <typename E, size_t N>
+const char *nameIn(const std::pair<E, const char *> (&table)[N], E e) noexcept {
+  for (const auto &[value, name] : table)
+    if (value == e)
+      return name;
+  return "?";
+}
+
 } // namespace
+
+const char *Scheduling::nameOf(Policy p) noexcept { return nameIn(kPolicies, p); }
+const char *Scheduling::nameOf(Admission a) noexcept { return nameIn(kAdmissions, a); }
 
 Scheduling Scheduling::fromEnvironment() {
   Scheduling s;
@@ -37,14 +73,8 @@ Scheduling Scheduling::fromEnvironment() {
     else
       warn("FIBERCL_OCCUPANCY", v, "a number of work-groups, 0 = unbounded");
   }
-  if (const char *v = std::getenv("FIBERCL_SCHEDULE")) {
-    if (!std::strcmp(v, "fair"))
-      s.policy = Policy::Fair;
-    else if (!std::strcmp(v, "unfair"))
-      s.policy = Policy::Unfair;
-    else
-      warn("FIBERCL_SCHEDULE", v, "fair or unfair");
-  }
+  if (const char *v = std::getenv("FIBERCL_SCHEDULE"))
+    parseName("FIBERCL_SCHEDULE", v, kPolicies, s.policy);
   if (const char *v = std::getenv("FIBERCL_SEED")) {
     uint64_t n;
     if (parseU64(v, n)) {
@@ -54,16 +84,8 @@ Scheduling Scheduling::fromEnvironment() {
       warn("FIBERCL_SEED", v, "a non-negative integer");
     }
   }
-  if (const char *v = std::getenv("FIBERCL_ADMISSION")) {
-    if (!std::strcmp(v, "id"))
-      s.admission = Admission::GroupId;
-    else if (!std::strcmp(v, "reverse"))
-      s.admission = Admission::Reverse;
-    else if (!std::strcmp(v, "random"))
-      s.admission = Admission::Random;
-    else
-      warn("FIBERCL_ADMISSION", v, "id, reverse or random");
-  }
+  if (const char *v = std::getenv("FIBERCL_ADMISSION"))
+    parseName("FIBERCL_ADMISSION", v, kAdmissions, s.admission);
   if (const char *v = std::getenv("FIBERCL_DEADLOCK_TIMEOUT")) {
     char *end = nullptr;
     double d = std::strtod(v, &end);

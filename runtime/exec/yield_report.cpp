@@ -54,12 +54,10 @@ std::string stateOf(YieldShared &sh, uint64_t g) {
 void reportDeadlock(YieldShared &sh) noexcept {
   try {
     const Scheduling &S = sh.S;
-    std::string env = std::string("FIBERCL_SCHEDULE=") +
-                      (S.policy == Scheduling::Policy::Fair ? "fair" : "unfair") +
+    std::string env = std::string("FIBERCL_SCHEDULE=") + Scheduling::nameOf(S.policy) +
                       " FIBERCL_OCCUPANCY=" + std::to_string(S.occupancy);
     if (S.admission != Scheduling::Admission::GroupId)
-      env += std::string(" FIBERCL_ADMISSION=") +
-             (S.admission == Scheduling::Admission::Reverse ? "reverse" : "random");
+      env += std::string(" FIBERCL_ADMISSION=") + Scheduling::nameOf(S.admission);
     if (S.deterministic) // parallel runs have no seed to give: FIBERCL_SEED selects
       env += " FIBERCL_SEED=" + std::to_string(S.seed); // deterministic mode
     std::string out = "FiberCL: deadlock in kernel '" + sh.job.range.kernelName + "'\n";

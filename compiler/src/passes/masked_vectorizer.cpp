@@ -41,7 +41,7 @@
 #include <string>
 #include <vector>
 
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "work_item_divergence.hpp"
 
 namespace fibercl::compiler {

@@ -21,7 +21,7 @@
 #include <optional>
 
 #include "barrier_regions.hpp"
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "work_item_loop.hpp"
 

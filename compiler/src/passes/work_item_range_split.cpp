@@ -11,7 +11,7 @@
 // The iterations run in the same order as before, so the split is valid for any loop;
 // only work-item loops are split (their bodies are what the vectoriser widens). Runs
 // just before ParallelWorkItemLoopsPass, which then declares both loops parallel.
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "passes.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>

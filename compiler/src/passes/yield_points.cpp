@@ -9,7 +9,7 @@
 // state: its yield points are a branch on a loop-invariant null, not a store next to
 // every atomic (which cost 40% of a loop of atomic_inc on Zen 3). Which loops may spin
 // and which memory is shared: spin_loops.hpp.
-#include "debug.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "passes.hpp"
 #include "spin_loops.hpp"
 

@@ -1,4 +1,6 @@
-// FIBERCL_DEBUG=<comma-separated channels>: the one switch for diagnostics.
+// FIBERCL_DEBUG=<comma-separated channels>: the one switch for diagnostics, parsed
+// here for the compiler and the runtime alike. Read at each call: tests and tools
+// change it while the process runs (it is only asked on diagnostic paths).
 #pragma once
 
 #include <cstdlib>
