@@ -160,15 +160,16 @@ TEST_F(Half, ArithmeticIsCorrectlyRoundedForEveryHalf) {
     const double da = toDouble(a), db = toDouble(b);
     if (finite) {
       __int128 sa = scaled(a), sb = scaled(b), sc = scaled(c[i]);
+      const __int128 fma = sa * sb + sc * (__int128(1) << 24); // c in units of 2^-48
       want[0] = halfFrom(sa + sb, -24, Round::Nearest);
       want[1] = halfFrom(sa * sb, -48, Round::Nearest);
-      want[4] = halfFrom(sa * sb + (sc << 24), -48, Round::Nearest);
+      want[4] = halfFrom(fma, -48, Round::Nearest);
       want[5] = halfFrom(sa - sb, -24, Round::Nearest);
       // Exact zero results: +0 except for (-0) + (-0) and the products' signs.
       if (sa + sb == 0) want[0] = (a & b & 0x8000) ? 0x8000 : 0;
       if (sa - sb == 0) want[5] = (a & ~b & 0x8000) ? 0x8000 : 0;
       if (sa * sb == 0) want[1] = (a ^ b) & 0x8000;
-      if (sa * sb + (sc << 24) == 0)
+      if (fma == 0)
         want[4] = (sa * sb == 0 && sc == 0) ? (((a ^ b) & c[i] & 0x8000) ? 0x8000 : 0) : 0;
     } else {
       want[0] = halfFromDouble(da + db);

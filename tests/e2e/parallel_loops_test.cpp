@@ -113,7 +113,7 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
     a[i] = float(int(i % 613) - 300) * 0.5f;
     b[i] = float(int(i % 419) - 200) * 0.25f;
   }
-  for (size_t i = 0; i < 4 * kN; ++i) v[i] = int(i * 2654435761u >> 7) - (1 << 23);
+  for (size_t i = 0; i < 4 * kN; ++i) v[i] = int(uint32_t(i * 2654435761u) >> 7) - (1 << 23);
   cl_mem A = bufferFrom(a), B = bufferFrom(b), C = buffer(2 * kN * sizeof(cl_float)),
          V = bufferFrom(v), out = buffer(4 * kN * sizeof(cl_int));
   for (const auto& local : kLocalSizes) {
@@ -363,7 +363,7 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
   for (size_t n : {1, 2, 16, 64, 256}) {
     SCOPED_TRACE("tree_sum, local size " + std::to_string(n));
     std::vector<cl_int> in(kN * 4);
-    for (size_t i = 0; i < in.size(); ++i) in[i] = cl_int(i * 2654435761u >> 20) - 2000;
+    for (size_t i = 0; i < in.size(); ++i) in[i] = cl_int(uint32_t(i * 2654435761u) >> 20) - 2000;
     size_t total = in.size() / n * n, groups = total / n;
     cl_mem din = bufferFrom(in), dout = buffer(groups * sizeof(cl_int));
     setArgs(treeSum, din, dout, Local{n * sizeof(cl_int)});
