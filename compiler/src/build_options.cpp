@@ -75,6 +75,8 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
       }
     } else if (compiles && t.rfind("-I", 0) == 0) {
       std::string v = takeValue("-I");
+      if (o.error.empty() && v.empty()) // `-I ""` (found by fuzz/build_options.cpp)
+        o.error = "empty directory after -I";
       if (o.error.empty()) {
         o.clangArgs.push_back("-I");
         o.clangArgs.push_back(v);

@@ -309,6 +309,12 @@ TEST_F(Build, InvalidOptionIsRejected) {
   EXPECT_CL_ERR(CL_INVALID_BUILD_OPTIONS, r.err) << r.log;
   BuildResult r2 = tryBuild("__kernel void k(void) {}", "-cl-std=CL9.9");
   EXPECT_CL_ERR(CL_INVALID_BUILD_OPTIONS, r2.err) << r2.log;
+  // An empty include directory (found by fuzz/build_options.cpp: it became an empty
+  // argument for Clang).
+  BuildResult r3 = tryBuild("__kernel void k(void) {}", "-I \"\"");
+  EXPECT_CL_ERR(CL_INVALID_BUILD_OPTIONS, r3.err) << r3.log;
+  if (isFiberCL())
+    EXPECT_NE(r3.log.find("empty directory after -I"), std::string::npos) << r3.log;
 }
 
 TEST_F(Build, CompileAndLinkTwoProgramsWithEmbeddedHeaders) {
