@@ -5,27 +5,8 @@
 #include "runtime/exec/executor.hpp"
 
 #include <cstring>
-#include <sstream>
 
 namespace fibercl::runtime {
-
-namespace {
-// Whether options ask for uniform work-groups: -cl-uniform-work-group-size, or an
-// OpenCL C version below 2.0 (1.2 when -cl-std is absent), where non-uniform
-// work-groups do not exist.
-bool uniformFromOptions(const std::string &options) {
-  std::istringstream in(options);
-  std::string word;
-  bool uniform = false, modern = false;
-  while (in >> word) {
-    if (word == "-cl-uniform-work-group-size")
-      uniform = true;
-    else if (word.rfind("-cl-std=CL", 0) == 0)
-      modern = word.size() > 10 && word[10] >= '2' && word[10] <= '9';
-  }
-  return uniform || !modern;
-}
-} // namespace
 
 Program::Program(Context &context, std::string source)
     : context_(context), origin_(Origin::Source), source_(std::move(source)) {}
@@ -95,7 +76,7 @@ void Program::build(const std::string &options) {
     status_ = CL_BUILD_IN_PROGRESS;
   }
   compiler::Result result;
-  uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
+  uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
   if (origin_ == Origin::Source) {
     result = compiler::build(source_, options);
   } else if (origin_ == Origin::IL) {
@@ -155,7 +136,7 @@ void Program::compile(const std::string &options,
     std::lock_guard<std::mutex> lock(mutex_);
     status_ = CL_BUILD_IN_PROGRESS;
   }
-  uniform_.store(uniformFromOptions(options), std::memory_order_relaxed);
+  uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
   compiler::Result result = origin_ == Origin::IL
                                 ? compiler::compileIL(il_, options, specConstants())
                                 : compiler::compile(source_, options, headers);
@@ -184,8 +165,9 @@ void Program::link(const std::vector<Program *> &inputs, const std::string &opti
   } end{this};
   std::vector<compiler::Binary> binaries;
   binaries.reserve(inputs.size());
-  bool uniform = options.find("-cl-uniform-work-group-size") !=
-                 std::string::npos;
+  // -cl-uniform-work-group-size is a compile option: a linked program launches with
+  // uniform groups if any of its objects was compiled for them.
+  bool uniform = false;
   for (Program *p : inputs) {
     binaries.push_back(p->binary());
     uniform |= p->uniformWorkGroups();

@@ -53,6 +53,7 @@ bool isOneOf(const std::string &s, const char *const *list, size_t n) {
 
 BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
   BuildOptions o;
+  bool uniformFlag = false;
   auto tokens = tokenize(options, o.error);
   const bool compiles = purpose != OptionsFor::Link;
   for (size_t i = 0; i < tokens.size() && o.error.empty(); ++i) {
@@ -101,6 +102,7 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
       bool linkOption = t == "-cl-denorms-are-zero" || t == "-cl-no-signed-zeros" ||
                         t == "-cl-unsafe-math-optimizations" ||
                         t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math";
+      uniformFlag |= t == "-cl-uniform-work-group-size";
       if (!compiles && !linkOption)
         o.error = "option " + t + " is not a link option";
       else if (t != "-cl-denorms-are-zero" && t != "-cl-no-subgroup-ifp")
@@ -116,6 +118,7 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
       o.error = "unknown build option '" + t + "'";
     }
   }
+  o.uniformWorkGroups = uniformFlag || o.clStd.empty() || o.clStd < "CL2.0";
   return o;
 }
 

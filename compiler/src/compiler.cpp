@@ -222,6 +222,10 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
   return r;
 }
 
+bool uniformWorkGroups(const std::string &options) {
+  return parseBuildOptions(options, OptionsFor::Build).uniformWorkGroups;
+}
+
 Result build(const std::string &source, const std::string &options) {
   BuildOptions parsed = parseBuildOptions(options, OptionsFor::Build);
   if (!parsed.error.empty())

@@ -233,6 +233,40 @@ INSTANTIATE_TEST_SUITE_P(
                       IdsCase{"3DSingleGroup", {4, 4, 4}, {4, 4, 4}, {5, 0, 9}}),
     [](const ::testing::TestParamInfo<IdsCase>& i) { return std::string(i.param.name); });
 
+// Which programs may be launched with a partial last group is decided by their build
+// options, as the compiler parses them (one parser for both): OpenCL C before 2.0 (the
+// default) and -cl-uniform-work-group-size require uniform groups; 2.0 and 3.0
+// without it do not, also when the option words are quoted or spaced oddly.
+TEST_F(NDRange, BuildOptionsDecideWhetherGroupsMustBeUniform) {
+  if (!deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT))
+    GTEST_SKIP() << "device does not support non-uniform work-groups";
+  const char* src = "__kernel void k(__global int* d) { d[get_global_id(0)] = 1; }";
+  struct Case {
+    const char* options;
+    bool uniform;
+  } cases[] = {{"", true},
+               {"-cl-std=CL1.2", true},
+               {"-cl-std=CL2.0", false},
+               // The option inside a quoted macro value is no option (a split on
+               // spaces took it for one).
+               {"  -cl-std=CL3.0   -DY=\"a -cl-uniform-work-group-size b\" ", false},
+               {"-cl-std=CL3.0 -cl-uniform-work-group-size", true},
+               {"-cl-uniform-work-group-size -cl-std=CL2.0", true}};
+  cl_mem m = buffer(16 * sizeof(cl_int));
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string("options '") + c.options + "'");
+    cl_kernel k = kernelFrom(src, "k", c.options);
+    setArgs(k, m);
+    const size_t g[1] = {10}, l[1] = {4};
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 0, nullptr, nullptr);
+    if (c.uniform)
+      EXPECT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE, err);
+    else
+      EXPECT_CL(err);
+    ASSERT_CL(clFinish(queue_));
+  }
+}
+
 TEST_F(NDRange, NonUniformWorkGroups) {
   if (!deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT))
     GTEST_SKIP() << "device does not support non-uniform work-groups";

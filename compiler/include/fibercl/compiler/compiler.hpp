@@ -118,6 +118,10 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
 // clBuildProgram from source: compile + link into an executable.
 Result build(const std::string &source, const std::string &options);
 
+// Whether a program compiled or built with `options` is launched with uniform
+// work-groups only: -cl-uniform-work-group-size, or OpenCL C before 2.0 (the default).
+bool uniformWorkGroups(const std::string &options);
+
 // Values of a SPIR-V module's specialization constants (clSetProgramSpecializationConstant):
 // by id, the constant's size in bytes and its bits.
 struct SpecConstant {
