@@ -49,7 +49,6 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
     status_ = CL_BUILD_ERROR;
     binary_ = {};
     built_.reset();
-    executableReady_.store(false, std::memory_order_release);
     throw Error(result.invalidOptions ? (failureCode == CL_LINK_PROGRAM_FAILURE
                                              ? CL_INVALID_LINKER_OPTIONS
                                              : CL_INVALID_BUILD_OPTIONS)
@@ -62,7 +61,6 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
   built->kernels = result.kernels.empty() ? exe->kernels() : std::move(result.kernels);
   built->executable = std::move(exe);
   built_ = std::move(built);
-  executableReady_.store(true, std::memory_order_release);
 }
 
 void Program::build(const std::string &options) {
@@ -144,7 +142,6 @@ void Program::compile(const std::string &options,
   options_ = options;
   log_ = std::move(result.log);
   built_.reset();
-  executableReady_.store(false, std::memory_order_release);
   if (!result.success) {
     status_ = CL_BUILD_ERROR;
     binary_ = {};

@@ -59,7 +59,7 @@ public:
   std::string buildLog() const;
   compiler::Binary binary() const;
   compiler::BinaryKind binaryKind() const;
-  bool hasExecutable() const { return executableReady_.load(std::memory_order_acquire); }
+  bool hasExecutable() const { return built() != nullptr; }
 
   // A successful build's kernels and the code they run. Kernels share it with the
   // program, so nothing a kernel points to goes away when the program is rebuilt.
@@ -111,7 +111,6 @@ private:
   std::optional<std::map<uint32_t, uint32_t>> specSizes_;
   compiler::SpecConstants specValues_;
   std::atomic<bool> building_{false};
-  std::atomic<bool> executableReady_{false};
   std::atomic<uint32_t> kernelCount_{0};
   std::atomic<bool> uniform_{true};
   cl_build_status status_ = CL_BUILD_NONE;

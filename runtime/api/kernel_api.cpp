@@ -81,7 +81,9 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
 cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
   return call(__func__, [&] {
-    Program &p = builtProgram(program);
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program &p = obj<Program>(program, "program");
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable.
     std::shared_ptr<const Program::Built> built = p.built();
     check(!built, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
     if (kernels) {
