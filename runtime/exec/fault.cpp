@@ -187,6 +187,9 @@ void installFaultHandlers() {
 
 void abortGroup(Runner &r) noexcept {
   r.inKernel = 0;
+  // The frames left behind are abandoned: the running fiber ends unless the recovery
+  // point is on its own stack.
+  sanSwitching(r.san, *r.recoverFiber, /*ending=*/true);
   __builtin_longjmp(reinterpret_cast<void **>(r.recover), 1);
 }
 

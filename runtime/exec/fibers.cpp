@@ -58,15 +58,22 @@ bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
   // Stagger the tops so the hot frames of consecutive work-items do not map to the
   // same L1 sets (stacks are page aligned).
   char *top = s->top() - (idx % 64) * 64 - (s->serial % 4) * 16;
+  sanFiberCreated(g.items[idx].san, s->limit(), size_t(top - s->limit()));
   return bctx::make_fcontext(top, size_t(top - s->limit()), &fiberMain);
 }
 
+SanFiber &sanFiberOf(GroupState &g, uint32_t idx) noexcept {
+  return idx == 0 ? *g.item0Fiber : g.items[idx].san;
+}
+
 // Starts work-item g.cur on a fresh fiber; the suspended one is recorded by fiberMain.
-[[gnu::noinline]] void startFiber(GroupState &g) noexcept {
+[[gnu::noinline]] void startFiber(GroupState &g, bool ending) noexcept {
   bctx::fcontext_t fresh = newFiber(g, g.cur);
+  sanSwitching(g.runner->san, g.items[g.cur].san, ending);
   bctx::transfer_t t = jumpTo(fresh, &g);
   // Resumed later through resumeOnTop: onResume has already recorded t.fctx.
   (void)t;
+  sanSwitched(g.runner->san);
 }
 
 // Suspends work-item `from` and resumes (or starts) work-item `to`.
@@ -76,12 +83,13 @@ bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
 // target returns straight into its work-item function at the same barrier call site
 // the suspended one left from, so the CPU's return-address predictor stays right; a
 // jump_fcontext + ret would mispredict on every switch (~20 ns here).
-inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
+// `ending`: `from` has finished and is never resumed.
+inline void switchTo(GroupState &g, uint32_t from, uint32_t to, bool ending = false) noexcept {
   g.saveSlot = &g.items[from].ctx;
   g.cur = to;
   bctx::fcontext_t target = g.items[to].ctx;
   if (__builtin_expect(target == nullptr, 0))
-    return startFiber(g);
+    return startFiber(g, ending);
   // The work-item after `to` is the next one resumed: fetch its saved context (and
   // its page's TLB entry) while `to` runs.
   uint32_t after = to + 1 == g.n ? 0 : to + 1;
@@ -92,7 +100,9 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
   __builtin_prefetch(saved + 64, 1);
   __builtin_prefetch(saved + 128, 1);
   __builtin_prefetch(saved + 192, 1);
+  sanSwitching(g.runner->san, sanFiberOf(g, to), ending);
   resumeOnTop(target, &g, &onResume);
+  sanSwitched(g.runner->san); // (empty unless sanitized: the tail call stays)
 }
 
 [[noreturn]] void itemFinished(GroupState &g) noexcept {
@@ -100,12 +110,13 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to) noexcept {
   if (g.roundSite != GroupState::kFinish)
     diverge(g, -1);
   uint32_t next = cur + 1 == g.n ? 0 : cur + 1;
-  switchTo(g, cur, next);
+  switchTo(g, cur, next, /*ending=*/true);
   __builtin_trap(); // a finished work-item is never resumed
 }
 
 void fiberMain(bctx::transfer_t t) noexcept {
   GroupState &g = *static_cast<GroupState *>(t.data);
+  sanSwitched(g.runner->san);
   *g.saveSlot = t.fctx; // started by jump_fcontext, not through onResume
   uint32_t x, y, z;
   localIdOf(g, g.cur, x, y, z);
@@ -120,11 +131,13 @@ void fiberMain(bctx::transfer_t t) noexcept {
     outOfStacks(g);
   }
   g.fiberMode = true;
+  g.item0Fiber = g.runner->san.running;
   g.runner->fiberGroups->fetch_add(1, std::memory_order_relaxed);
 }
 
 void releaseStacks(GroupState &g) noexcept {
   for (uint32_t i = 1; i < g.items.size(); ++i) {
+    sanFiberDestroyed(g.items[i].san);
     if (g.items[i].stack)
       g.runner->stacks.give(g.items[i].stack);
     g.items[i] = ItemSlot{};

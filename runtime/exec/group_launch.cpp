@@ -40,11 +40,13 @@ namespace {
 [[gnu::noinline]] bool callGuarded(Runner &r, fcl_work_group_fn entry, void **args,
                                    fcl_group_ctx *ctx) noexcept {
   if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
+    r.recoverFiber = r.san.running;
     r.inKernel = 1;
     entry(args, ctx);
     r.inKernel = 0;
     return true;
   }
+  sanLanded(r.san);
   return false;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fibercl/kernel_abi.h"
+#include "runtime/exec/sanitizer_fibers.hpp"
 #include "runtime/exec/stack_pool.hpp"
 
 namespace fibercl::exec {
@@ -27,6 +28,7 @@ struct YieldGroup;
 struct ItemSlot {
   boost::context::detail::fcontext_t ctx = nullptr;
   Stack *stack = nullptr;
+  [[no_unique_address]] SanFiber san;
 };
 
 // The group being run by a runner; `fcl_group_ctx::runtime` points here.
@@ -53,6 +55,8 @@ struct GroupState {
   // Where the resumed side stores the context of the work-item that jumped to it.
   boost::context::detail::fcontext_t *saveSlot = nullptr;
   std::vector<ItemSlot> items;
+  // The stack work-item 0 runs on (the runner's, or the group fiber's), for sanitizers.
+  SanFiber *item0Fiber = nullptr;
   // The suspendable group this state belongs to (yielding launches), else null.
   YieldGroup *yieldGroup = nullptr;
   // Barriers compiled as regions (regions.cpp): set while the group runs them, with
@@ -116,6 +120,9 @@ struct Runner {
   intptr_t recover[5] = {};
   volatile sig_atomic_t inKernel = 0;
   volatile int faultSignal = 0; // signal to unblock after recovering from a fault
+  // The stacks this thread switches between, and the one `recover` is on (sanitizers).
+  [[no_unique_address]] SanFibers san;
+  SanFiber *recoverFiber = nullptr;
   const char *kernelName = "";
   // The launch's NDRange::describeSite ("<source>:12 (barrier)"), for reports; may be
   // null or empty.

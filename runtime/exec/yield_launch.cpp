@@ -31,22 +31,27 @@ constexpr int64_t kStuckStartNs = 20'000'000;
   Runner &r = *y.gs.runner;
   if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
     std::memcpy(y.recover, r.recover, sizeof y.recover);
+    r.recoverFiber = &y.fiber;
     r.inKernel = 1;
     y.sh->job.range.entry(y.sh->job.range.args, &y.ctx);
     r.inKernel = 0;
     return true;
   }
+  sanLanded(r.san);
   return false;
 }
 
 void groupMain(bctx::transfer_t t) noexcept {
   YieldGroup &y = *static_cast<YieldGroup *>(t.data);
+  SanFibers &san = y.gs.runner->san;
+  sanSwitched(san);
   y.back = t.fctx;
   if (!guardedEntry(y)) {
     recoverAfterAbort(*y.gs.runner, y.gs);
     y.aborted = true;
   }
   y.finished = true;
+  sanSwitching(san, san.thread, /*ending=*/true);
   jumpTo(y.back, &y);
   __builtin_trap(); // a finished group is never resumed
 }
@@ -311,6 +316,8 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->ys.countdown = y->inWave ? 1 : sh.policy->initialCountdown();
   char *top = stack->top();
   y->fctx = bctx::make_fcontext(top, size_t(top - stack->limit()), &groupMain);
+  sanFiberCreated(y->fiber, stack->limit(), size_t(top - stack->limit()));
+  y->suspendedOn = &y->fiber;
   sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
   sh.progressEvent(L.worker);
   try {
@@ -327,6 +334,7 @@ namespace {
 
 void release(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
   resetGroup(y->gs);
+  sanFiberDestroyed(y->fiber);
   r.stacks.give(y->stack);
   std::free(y->localMem);
   y->localMem = nullptr;
@@ -354,6 +362,7 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   }
   if (y.started) {
     std::memcpy(r.recover, y.recover, sizeof y.recover);
+    r.recoverFiber = &y.fiber;
     r.inKernel = 1;
   }
   GroupInfo &info = sh.info[y.gid];
@@ -364,7 +373,9 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   r.group.ctx = &y.ctx;
   r.kernelName = sh.job.range.kernelName.c_str();
   r.describeSite = &sh.job.range.describeSite;
+  sanSwitching(r.san, *y.suspendedOn);
   bctx::transfer_t t = jumpTo(y.fctx, &y);
+  sanSwitched(r.san);
   y.fctx = t.fctx;
   info.onWorker.store(0, std::memory_order_release);
   r.inKernel = 0;

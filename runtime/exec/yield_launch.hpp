@@ -78,6 +78,10 @@ struct YieldGroup {
   void *localMem = nullptr;
   boost::context::detail::fcontext_t fctx = nullptr; // suspended group (or fresh)
   boost::context::detail::fcontext_t back = nullptr; // the worker's loop
+  // For sanitizers: the group's own stack, and the stack it was suspended on (its
+  // own, or a work-item's when it yielded inside a barrier round).
+  [[no_unique_address]] SanFiber fiber;
+  SanFiber *suspendedOn = nullptr;
   intptr_t recover[5] = {};
   uint64_t lastProgress = 0;
   uint64_t lastRounds = 0;        // ys.rounds at the last decision

@@ -139,6 +139,10 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   if (!go)
     return;
   ++y->local->switches;
+  SanFibers &san = g.runner->san;
+  y->suspendedOn = san.running; // the group's own stack or a work-item's
+  sanSwitching(san, san.thread);
   bctx::transfer_t t = jumpTo(y->back, y);
+  sanSwitched(san);
   y->back = t.fctx;
 }
