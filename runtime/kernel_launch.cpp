@@ -76,7 +76,9 @@ public:
     Event *e = &ev;
     // Running (CL_PROFILING_COMMAND_START) when the executor takes its first group:
     // beside a cooperative kernel, that is after the work-group slots were gathered.
-    range_.started = [e] { e->setRunning(); };
+    // It holds the event: the runner that marks it running may be overtaken by others
+    // that run every group and complete it (and the application release it) first.
+    range_.started = [held = Ref<Event>(ev)] { held->setRunning(); };
     ev.queue()->device().executor().runNDRange(std::move(range_),
                                         [e](int32_t status) { e->complete(status); });
   }

@@ -34,10 +34,14 @@ struct Job {
   std::atomic<int32_t> status{kComplete};
   std::atomic<bool> begun{false};
 
-  // NDRange::started, once.
+  // NDRange::started, once. Moved out first: what it holds (a reference to the
+  // command's event) is let go right after the call, on this runner's thread.
   void begin() {
-    if (!isHost && range.started && !begun.exchange(true, std::memory_order_acq_rel))
-      range.started();
+    if (!isHost && !begun.exchange(true, std::memory_order_acq_rel)) {
+      std::function<void()> started = std::move(range.started);
+      if (started)
+        started();
+    }
   }
 
   bool exhausted() const { return next.load(std::memory_order_relaxed) >= total; }
