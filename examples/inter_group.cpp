@@ -95,12 +95,20 @@ int main(int argc, char **argv) {
   clFinish(q);
   cl_int status = CL_COMPLETE;
   clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  if (status == CL_COMPLETE)
+    clEnqueueReadBuffer(q, results, CL_TRUE, 0, groups * sizeof(int), out.data(), 0, nullptr,
+                        nullptr);
+  clReleaseEvent(done);
+  clReleaseMemObject(results);
+  clReleaseMemObject(cell);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
   if (status != CL_COMPLETE) {
     std::printf("kernel failed with execution status %d\n", status);
     return 1;
   }
-  clEnqueueReadBuffer(q, results, CL_TRUE, 0, groups * sizeof(int), out.data(), 0, nullptr,
-                      nullptr);
   for (size_t g = 0; g < groups; ++g)
     std::printf("%s%d", g ? " " : "", out[g]);
   std::printf("\n");

@@ -70,6 +70,13 @@ void Cl::open() {
   check(e, "clCreateCommandQueueWithProperties");
 }
 
+Cl::~Cl() {
+  if (queue)
+    clReleaseCommandQueue(queue);
+  if (context)
+    clReleaseContext(context);
+}
+
 cl_mem Cl::alloc(size_t bytes) {
   cl_int e;
   cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &e);

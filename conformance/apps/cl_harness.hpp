@@ -36,6 +36,10 @@ struct Cl {
   cl_command_queue queue = nullptr;
   std::string platform_name;
 
+  Cl() = default;
+  Cl(const Cl &) = delete;
+  Cl &operator=(const Cl &) = delete;
+  ~Cl(); // releases the queue and context (leak checkers run on these apps)
   void open();
   cl_mem alloc(size_t bytes);
   void write(cl_mem m, const void *data, size_t bytes); // blocking
