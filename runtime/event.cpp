@@ -26,7 +26,7 @@ Event::Event(Context &context, Queue *queue, cl_command_type type,
       status_(queue ? CL_QUEUED : CL_SUBMITTED), command_(std::move(command)) {
   profiled_ = queue && queue->profiling();
   if (profiled_)
-    times_[0] = nowNs();
+    times_[0].store(nowNs(), std::memory_order_relaxed);
 }
 
 Event::~Event() = default;
@@ -94,7 +94,7 @@ void Event::launch() {
     return;
   }
   if (profiled_)
-    times_[1] = nowNs();
+    recordOnce(1, nowNs());
   setStatus(CL_SUBMITTED);
   if (!command_) {
     setRunning();
@@ -106,7 +106,7 @@ void Event::launch() {
 
 void Event::setRunning() {
   if (profiled_)
-    times_[2] = nowNs();
+    recordOnce(2, nowNs()); // not if the command completed already
   setStatus(CL_RUNNING);
 }
 
@@ -127,10 +127,10 @@ void Event::setStatus(cl_int status) {
 void Event::complete(cl_int status) {
   if (profiled_) {
     uint64_t t = nowNs();
-    for (unsigned i = 1; i < 3; ++i)
-      if (!times_[i])
-        times_[i] = t;
-    times_[3] = times_[4] = t;
+    recordOnce(1, t);
+    recordOnce(2, t);
+    times_[3].store(t, std::memory_order_release);
+    times_[4].store(t, std::memory_order_release);
   }
   Ref<Event> first;
   std::vector<Ref<Event>> more;

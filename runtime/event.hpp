@@ -73,7 +73,9 @@ public:
   void addCallback(cl_int commandExecCallbackType, Callback fn, void *userData);
 
   // Profiling time (ns), index 0..4 = QUEUED, SUBMIT, START, END, COMPLETE.
-  uint64_t profilingTime(unsigned index) const { return times_[index]; }
+  uint64_t profilingTime(unsigned index) const {
+    return times_[index].load(std::memory_order_acquire);
+  }
 
   // Intrusive list of a queue's unfinished commands (out-of-order queues only),
   // guarded by the queue's mutex.
@@ -97,7 +99,13 @@ private:
   std::atomic<cl_int> status_;
   std::atomic<int32_t> pending_{1}; // unfinished dependencies + 1 until submit()
   std::unique_ptr<Command> command_;
-  uint64_t times_[5] = {0, 0, 0, 0, 0};
+  // Atomic: the runner that marks the command running may race with the one that
+  // completes it (TSan); START and SUBMIT are set once, by whichever comes first.
+  std::atomic<uint64_t> times_[5] = {0, 0, 0, 0, 0};
+  void recordOnce(unsigned index, uint64_t t) {
+    uint64_t unset = 0;
+    times_[index].compare_exchange_strong(unset, t, std::memory_order_acq_rel);
+  }
 
   std::mutex mutex_; // guards the dependents and callbacks
   Ref<Event> firstDependent_;

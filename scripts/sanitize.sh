@@ -3,14 +3,15 @@
 #   scripts/sanitize.sh asan     addresses (GCC's ASan) and leaks (LSan, at each test's exit)
 #   scripts/sanitize.sh ubsan    undefined behaviour (GCC's UBSan)
 #   scripts/sanitize.sh tsan     data races (GCC's TSan)
+#   scripts/sanitize.sh asan+ubsan  both in one build (what CI runs on the e2e suite)
 # The first report fails its test. FiberCL's own fiber switches are annotated for ASan
 # and TSan (runtime/exec/sanitizer_fibers.hpp). Processes the build did not make
 # (ffmpeg, Python, the shell scripts' tools) load the sanitized library too, so the
 # sanitizer's runtime is preloaded into every test process. Reports from code that is
 # not FiberCL's (the loader, PoCL, LLVM) are suppressed by scripts/sanitizers/<kind>.supp,
 # each entry with its reason.
-# FIBERCL_JOBS sets the parallelism (default: the cores); extra arguments go to ctest
-# (e.g. -L e2e).
+# FIBERCL_JOBS sets the parallelism (default: the cores); FIBERCL_LEAKS=0 turns the
+# leak checker off; extra arguments go to ctest (e.g. -L e2e).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${FIBERCL_JOBS:-$(nproc)}"
@@ -18,33 +19,34 @@ kind="${1:-}"
 shift || true
 supp="$root/scripts/sanitizers"
 
-case "$kind" in
-asan)
-  flags="-fsanitize=address -fno-omit-frame-pointer"
+asan_flags="-fsanitize=address -fno-omit-frame-pointer"
+# vptr needs the type information of LLVM's classes, which Debian's LLVM is built without.
+ubsan_flags="-fsanitize=undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+use_asan() {
   runtime="$(gcc -print-file-name=libasan.so)"
-  # Our own SIGSEGV handler stays (faulting kernels are reported, not fatal).
-  export ASAN_OPTIONS="allow_user_segv_handler=1:detect_leaks=1:abort_on_error=0:detect_odr_violation=0"
+  # FiberCL's own SIGSEGV handler stays (faulting kernels are reported, not fatal).
+  export ASAN_OPTIONS="allow_user_segv_handler=1:detect_leaks=${FIBERCL_LEAKS:-1}:abort_on_error=0:detect_odr_violation=0"
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
-  ;;
-ubsan)
-  # vptr needs the type information of LLVM's classes, which Debian's LLVM is built
-  # without.
-  flags="-fsanitize=undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-  runtime=""
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  ;;
+}
+runtime=""
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+case "$kind" in
+asan) flags="$asan_flags"; use_asan ;;
+ubsan) flags="$ubsan_flags" ;;
+asan+ubsan) flags="$asan_flags $ubsan_flags"; use_asan ;;
 tsan)
   flags="-fsanitize=thread"
-  runtime="$(gcc -print-file-name=libtsan.so)"
+  # Not preloaded: ctest's own children hang under a preloaded TSan. The test
+  # executables link it; programs that are not ours cannot load the library.
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
   ;;
 *)
-  echo "usage: scripts/sanitize.sh asan|ubsan|tsan [ctest arguments]" >&2
+  echo "usage: scripts/sanitize.sh asan|ubsan|tsan|asan+ubsan [ctest arguments]" >&2
   exit 2
   ;;
 esac
 
-build="$root/build-$kind"
+build="$root/build-${kind/+/-}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags"

@@ -132,6 +132,9 @@ private:
   size_t len_ = 0;
 };
 
+// Where a thread whose kernel faulted resumes after the signal handler returned.
+[[noreturn]] void abandonFaultedGroup(Runner *r) noexcept { abortGroup(*r); }
+
 void onFault(int sig, siginfo_t *info, void *ucv) {
   Runner *r = tlsRunner;
   if (!r || !r->inKernel) {
@@ -162,8 +165,19 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
     (msg << " at address ").hex(uintptr_t(addr));
   msg << ")\n";
   msg.writeTo(STDERR_FILENO);
-  r->faultSignal = sig;
-  abortGroup(*r);
+  // Leave the handler by returning from it -- into abandonFaultedGroup, made the
+  // interrupted context's next call -- rather than by jumping out of it: the kernel
+  // then restores the signal mask, and sanitizers see the handler end (TSan would
+  // otherwise take every later allocation on this thread for one inside a handler).
+  // The faulting stack may be the one that overflowed: the call runs on the top of
+  // the alternate stack, free again once the handler has returned.
+  auto *uc = static_cast<ucontext_t *>(ucv);
+  uintptr_t top = r->alt.top() ? reinterpret_cast<uintptr_t>(r->alt.top())
+                               : uintptr_t(uc->uc_mcontext.gregs[REG_RSP]) - 4096;
+  uintptr_t sp = (top & ~uintptr_t(15)) - 8; // as just after a call instruction
+  uc->uc_mcontext.gregs[REG_RSP] = greg_t(sp);
+  uc->uc_mcontext.gregs[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(&abandonFaultedGroup));
+  uc->uc_mcontext.gregs[REG_RDI] = greg_t(reinterpret_cast<uintptr_t>(r));
 }
 
 } // namespace

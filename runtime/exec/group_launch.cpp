@@ -52,18 +52,6 @@ namespace {
 
 } // namespace
 
-void recoverAfterAbort(Runner &r, GroupState &group) noexcept {
-  resetGroup(group);
-  if (int sig = r.faultSignal) {
-    // The handler was left by a jump, so the signal is still blocked.
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-    r.faultSignal = 0;
-  }
-}
-
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   const NDRange &R = job.range;
   fcl_group_ctx ctx;
@@ -107,7 +95,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
       ctx.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
     }
     if (!callGuarded(r, R.entry, R.args, &ctx)) {
-      recoverAfterAbort(r, r.group);
+      resetGroup(r.group); // left through the recovery point (fault, divergence)
       r.group.ctx = nullptr;
       return job.fail(kOutOfResources);
     }

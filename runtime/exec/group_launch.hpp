@@ -20,9 +20,5 @@ void prepareNDRange(Job &job, unsigned threads);
 // caller must complete in addition to [begin, end).
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept;
 
-// After a group was left through the recovery point (fault, divergence): resets its
-// fiber state (the runner's own, or a suspendable group's) and unblocks the fault's
-// signal, which the jump out of the handler left blocked.
-void recoverAfterAbort(Runner &r, GroupState &group) noexcept;
 
 } // namespace fibercl::exec

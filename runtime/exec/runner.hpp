@@ -89,6 +89,7 @@ public:
   AltStack &operator=(const AltStack &) = delete;
   void install() noexcept;   // no-op if already installed
   void uninstall() noexcept; // restores the thread's previous alternate stack
+  char *top() const { return mem_ ? static_cast<char *>(mem_) + size_ : nullptr; }
 
 private:
   void *mem_ = nullptr;
@@ -119,7 +120,6 @@ struct Runner {
   // inKernel is set. Faults and barrier divergence __builtin_longjmp here.
   intptr_t recover[5] = {};
   volatile sig_atomic_t inKernel = 0;
-  volatile int faultSignal = 0; // signal to unblock after recovering from a fault
   // The stacks this thread switches between, and the one `recover` is on (sanitizers).
   [[no_unique_address]] SanFibers san;
   SanFiber *recoverFiber = nullptr;

@@ -47,7 +47,7 @@ void groupMain(bctx::transfer_t t) noexcept {
   sanSwitched(san);
   y.back = t.fctx;
   if (!guardedEntry(y)) {
-    recoverAfterAbort(*y.gs.runner, y.gs);
+    resetGroup(y.gs); // left through the recovery point (fault, divergence)
     y.aborted = true;
   }
   y.finished = true;
