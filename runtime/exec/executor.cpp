@@ -66,13 +66,11 @@ struct Executor::Impl {
 
   DeviceSlots slots; // while a cooperative kernel runs (device_slots.hpp)
   // Commands submitted while a cooperative kernel holds the workers run beside it on
-  // threads of their own (joined when done or at shutdown).
-  struct Beside {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
+  // threads of their own, detached: the device lives as long as the process, so
+  // nothing would join a finished one (TSan: thread leak). Shutdown waits for them.
   std::mutex besideM;
-  std::vector<Beside> beside;
+  std::condition_variable besideCv;
+  unsigned besideRunning = 0; // guarded by besideM
 
   std::vector<std::unique_ptr<Runner>> workerRunners;
   std::vector<std::unique_ptr<Runner>> idleHelperRunners; // guarded by m
@@ -194,16 +192,11 @@ struct Executor::Impl {
   }
 
   void runBeside(JobRef job) {
-    std::lock_guard<std::mutex> lk(besideM);
-    for (size_t i = 0; i < beside.size();) // join the finished ones
-      if (beside[i].done->load()) {
-        beside[i].thread.join();
-        beside.erase(beside.begin() + i);
-      } else {
-        ++i;
-      }
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    beside.push_back(Beside{std::thread([this, job, done] {
+    {
+      std::lock_guard<std::mutex> lk(besideM);
+      ++besideRunning;
+    }
+    std::thread([this, job] {
                               Runner runner(stackSize, &stacksCreated, &fiberGroups);
                               setCurrentRunner(&runner);
                               runner.alt.install();
@@ -221,9 +214,10 @@ struct Executor::Impl {
                               slots.release(held);
                               runner.alt.uninstall();
                               setCurrentRunner(nullptr);
-                              done->store(true);
-                            }),
-                            done});
+                              std::lock_guard<std::mutex> lk(besideM);
+                              if (--besideRunning == 0)
+                                besideCv.notify_all();
+                            }).detach();
   }
 
   void workerMain(unsigned index) {
@@ -281,10 +275,8 @@ Executor::Executor(unsigned threads) : impl_(std::make_unique<Impl>()) {
 
 Executor::~Executor() {
   {
-    std::lock_guard<std::mutex> lk(impl_->besideM);
-    for (auto &b : impl_->beside)
-      b.thread.join();
-    impl_->beside.clear();
+    std::unique_lock<std::mutex> lk(impl_->besideM);
+    impl_->besideCv.wait(lk, [&] { return impl_->besideRunning == 0; });
   }
   {
     std::lock_guard<std::mutex> lk(impl_->m);
