@@ -58,7 +58,7 @@ bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
   // Stagger the tops so the hot frames of consecutive work-items do not map to the
   // same L1 sets (stacks are page aligned).
   char *top = s->top() - (idx % 64) * 64 - (s->serial % 4) * 16;
-  sanFiberCreated(g.items[idx].san, s->limit(), size_t(top - s->limit()));
+  sanFiberCreated(g.items[idx].san, s->limit(), size_t(top - s->limit()), g.item0Fiber);
   return bctx::make_fcontext(top, size_t(top - s->limit()), &fiberMain);
 }
 

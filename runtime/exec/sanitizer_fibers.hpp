@@ -48,6 +48,10 @@ struct SanFiber {
 #endif
 #if FIBERCL_TSAN_FIBERS
   void *tsan = nullptr;
+  // Runs as that fiber for TSan. Work-items of a group share their group's: they run
+  // in program order on one thread, and a TSan fiber per work-item (a 1 MiB trace
+  // each) exhausts the process's mappings at 4096 work-items.
+  SanFiber *tsanAs = nullptr;
 #endif
 };
 
@@ -58,9 +62,11 @@ struct SanFibers {
   SanFiber *left = nullptr; // the one the last switch left
 };
 
-// A fiber whose stack is [limit, limit + size), before it is first entered.
+// A fiber whose stack is [limit, limit + size), before it is first entered;
+// `tsanAs`: the fiber it is one with for TSan (else it gets a TSan fiber of its own).
 inline void sanFiberCreated([[maybe_unused]] SanFiber &f, [[maybe_unused]] const void *limit,
-                            [[maybe_unused]] size_t size) noexcept {
+                            [[maybe_unused]] size_t size,
+                            [[maybe_unused]] SanFiber *tsanAs = nullptr) noexcept {
 #if FIBERCL_ASAN_FIBERS
   f.bottom = limit;
   f.size = size;
@@ -69,7 +75,8 @@ inline void sanFiberCreated([[maybe_unused]] SanFiber &f, [[maybe_unused]] const
   __asan_unpoison_memory_region(limit, size);
 #endif
 #if FIBERCL_TSAN_FIBERS
-  f.tsan = __tsan_create_fiber(0);
+  f.tsanAs = tsanAs;
+  f.tsan = tsanAs ? nullptr : __tsan_create_fiber(0);
 #endif
 }
 
@@ -79,6 +86,7 @@ inline void sanFiberDestroyed([[maybe_unused]] SanFiber &f) noexcept {
   if (f.tsan)
     __tsan_destroy_fiber(f.tsan);
   f.tsan = nullptr;
+  f.tsanAs = nullptr;
 #endif
 }
 
@@ -116,10 +124,12 @@ inline void sanSwitching([[maybe_unused]] SanFibers &s, [[maybe_unused]] SanFibe
   __sanitizer_start_switch_fiber(dies ? nullptr : &from->fakeStack, to.bottom, to.size);
 #endif
 #if FIBERCL_TSAN_FIBERS
-  if (from == &s.thread && !from->tsan)
-    from->tsan = __tsan_get_current_fiber();
-  if (from != &to)
-    __tsan_switch_to_fiber(to.tsan, 0);
+  SanFiber &fromId = from->tsanAs ? *from->tsanAs : *from;
+  SanFiber &toId = to.tsanAs ? *to.tsanAs : to;
+  if (&fromId == &s.thread && !fromId.tsan)
+    fromId.tsan = __tsan_get_current_fiber();
+  if (&fromId != &toId)
+    __tsan_switch_to_fiber(toId.tsan, 0);
 #endif
 }
 
