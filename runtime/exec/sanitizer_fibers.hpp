@@ -48,10 +48,7 @@ struct SanFiber {
 #endif
 #if FIBERCL_TSAN_FIBERS
   void *tsan = nullptr;
-  // Runs as that fiber for TSan. Work-items of a group share their group's: they run
-  // in program order on one thread, and a TSan fiber per work-item (a 1 MiB trace
-  // each) exhausts the process's mappings at 4096 work-items.
-  SanFiber *tsanAs = nullptr;
+  SanFiber *tsanAs = nullptr; // runs as that fiber for TSan (see sanFiberCreated)
 #endif
 };
 
@@ -60,12 +57,34 @@ struct SanFibers {
   SanFiber thread;
   SanFiber *running = &thread;
   SanFiber *left = nullptr; // the one the last switch left
+#if FIBERCL_TSAN_FIBERS
+  unsigned tsanFibers = 0; // created for this thread's fibers, reused, destroyed at the end
+  void *tsanFree[64] = {}; // ... of which not in use
+  unsigned tsanFreeCount = 0;
+  SanFibers() = default;
+  SanFibers(const SanFibers &) = delete;
+  ~SanFibers() {
+    while (tsanFreeCount)
+      __tsan_destroy_fiber(tsanFree[--tsanFreeCount]);
+  }
+#endif
 };
 
-// A fiber whose stack is [limit, limit + size), before it is first entered;
-// `tsanAs`: the fiber it is one with for TSan (else it gets a TSan fiber of its own).
-inline void sanFiberCreated([[maybe_unused]] SanFiber &f, [[maybe_unused]] const void *limit,
-                            [[maybe_unused]] size_t size,
+// TSan fibers of their own a host thread's groups may have. Each is a ThreadState with
+// a 1 MiB trace mapping, and TSan keeps a destroyed one's memory: hundreds of resident
+// groups, or a fiber per work-item (4096 in a group), exhausted the process's mappings
+// (ENOMEM), and 10^5 groups created and destroyed one each took 21 GB. So a thread
+// makes at most this many and reuses them; beyond, a fiber is one with its thread for
+// TSan -- sound, since FiberCL's fibers never leave the thread that made them; only
+// the call stacks in reports mix.
+constexpr unsigned kMaxTsanFibersPerThread = 64;
+
+// A fiber whose stack is [limit, limit + size), before it is first entered.
+// `tsanAs`: the fiber it is one with for TSan (work-items share their group's: they
+// run in program order on one thread); else it gets a TSan fiber of its own while
+// the thread has fewer than kMaxTsanFibersPerThread.
+inline void sanFiberCreated([[maybe_unused]] SanFibers &s, [[maybe_unused]] SanFiber &f,
+                            [[maybe_unused]] const void *limit, [[maybe_unused]] size_t size,
                             [[maybe_unused]] SanFiber *tsanAs = nullptr) noexcept {
 #if FIBERCL_ASAN_FIBERS
   f.bottom = limit;
@@ -75,16 +94,23 @@ inline void sanFiberCreated([[maybe_unused]] SanFiber &f, [[maybe_unused]] const
   __asan_unpoison_memory_region(limit, size);
 #endif
 #if FIBERCL_TSAN_FIBERS
-  f.tsanAs = tsanAs;
-  f.tsan = tsanAs ? nullptr : __tsan_create_fiber(0);
+  f.tsan = nullptr;
+  if (!tsanAs && s.tsanFreeCount)
+    f.tsan = s.tsanFree[--s.tsanFreeCount];
+  else if (!tsanAs && s.tsanFibers < kMaxTsanFibersPerThread && ++s.tsanFibers)
+    f.tsan = __tsan_create_fiber(0);
+  else if (!tsanAs)
+    tsanAs = &s.thread;
+  f.tsanAs = tsanAs && tsanAs->tsanAs ? tsanAs->tsanAs : tsanAs;
 #endif
 }
 
 // A fiber that will not run again (and is not running).
-inline void sanFiberDestroyed([[maybe_unused]] SanFiber &f) noexcept {
+inline void sanFiberDestroyed([[maybe_unused]] SanFibers &s,
+                              [[maybe_unused]] SanFiber &f) noexcept {
 #if FIBERCL_TSAN_FIBERS
   if (f.tsan)
-    __tsan_destroy_fiber(f.tsan);
+    s.tsanFree[s.tsanFreeCount++] = f.tsan; // kept for the next fiber of this thread
   f.tsan = nullptr;
   f.tsanAs = nullptr;
 #endif
