@@ -5,7 +5,7 @@
 #   scripts/sanitize.sh tsan     data races (GCC's TSan)
 #   scripts/sanitize.sh asan+ubsan  both in one build (what CI runs on the e2e suite)
 # The first report fails its test. FiberCL's own fiber switches are annotated for ASan
-# and TSan (runtime/exec/sanitizer_fibers.hpp). Processes the build did not make
+# (runtime/exec/sanitizer_fibers.hpp, which also says why TSan needs no annotation). Processes the build did not make
 # (ffmpeg, Python, the shell scripts' tools) load the sanitized library too, so the
 # sanitizer's runtime is preloaded into every test process. Reports from code that is
 # not FiberCL's (the loader, PoCL, LLVM) are suppressed by scripts/sanitizers/<kind>.supp,

@@ -58,8 +58,7 @@ bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
   // Stagger the tops so the hot frames of consecutive work-items do not map to the
   // same L1 sets (stacks are page aligned).
   char *top = s->top() - (idx % 64) * 64 - (s->serial % 4) * 16;
-  sanFiberCreated(g.runner->san, g.items[idx].san, s->limit(), size_t(top - s->limit()),
-                  g.item0Fiber);
+  sanFiberCreated(g.items[idx].san, s->limit(), size_t(top - s->limit()));
   return bctx::make_fcontext(top, size_t(top - s->limit()), &fiberMain);
 }
 
@@ -138,7 +137,6 @@ void fiberMain(bctx::transfer_t t) noexcept {
 
 void releaseStacks(GroupState &g) noexcept {
   for (uint32_t i = 1; i < g.items.size(); ++i) {
-    sanFiberDestroyed(g.runner->san, g.items[i].san);
     if (g.items[i].stack)
       g.runner->stacks.give(g.items[i].stack);
     g.items[i] = ItemSlot{};

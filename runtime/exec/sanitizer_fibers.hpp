@@ -1,9 +1,17 @@
-// Telling AddressSanitizer and ThreadSanitizer about FiberCL's own stack switches
-// (Boost.Context's fcontext: work-item fibers at barriers, group fibers at yield
-// points, the jump back to a recovery point when a group is abandoned). Without it
-// ASan takes a switched-to stack for a wild one and TSan mixes the fibers' call stacks
-// and happens-before. Everything here is empty unless FiberCL is compiled with
-// -fsanitize=address or -fsanitize=thread (scripts/sanitize.sh).
+// Telling AddressSanitizer about FiberCL's own stack switches (Boost.Context's
+// fcontext: work-item fibers at barriers, group fibers at yield points, the jump back
+// to a recovery point when a group is abandoned). Without it ASan takes a switched-to
+// stack for a wild one and leaves abandoned frames poisoned. Empty unless FiberCL is
+// compiled with -fsanitize=address (scripts/sanitize.sh).
+//
+// ThreadSanitizer is deliberately NOT told (__tsan_switch_to_fiber): FiberCL's fibers
+// never leave the host thread that made them, so the thread's program order is the
+// true happens-before and TSan is exact without fibers (only the call stacks in its
+// reports mix fibers of one thread). Telling it was tried and failed three ways: a
+// TSan fiber is a ThreadState with a 1 MiB trace mapping, so a fiber per work-item
+// exhausted the mappings at 4096 work-items (ENOMEM); TSan keeps a destroyed fiber's
+// memory, so 10^5 groups took 21 GB (OOM killer); and a pool of reused fibers made
+// objects reused across groups look shared between "threads" (false races).
 //
 // Protocol, on one host thread: sanSwitching(s, to) right before every jump,
 // sanSwitched(s) first thing where a jump lands (a fresh fiber's entry, the return of
@@ -19,36 +27,22 @@
 #define FIBERCL_ASAN_FIBERS 1
 #endif
 #endif
-#if defined(__SANITIZE_THREAD__)
-#define FIBERCL_TSAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define FIBERCL_TSAN_FIBERS 1
-#endif
-#endif
 
 #if FIBERCL_ASAN_FIBERS
 #include <pthread.h>
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
-#if FIBERCL_TSAN_FIBERS
-#include <sanitizer/tsan_interface.h>
-#endif
 
 namespace fibercl::exec {
 
-// What the sanitizers know of one stack FiberCL runs code on (an empty struct in
+// What ASan knows of one stack FiberCL runs code on (an empty struct in
 // normal builds: members holding it are [[no_unique_address]]).
 struct SanFiber {
 #if FIBERCL_ASAN_FIBERS
   const void *bottom = nullptr; // lowest address of the stack; null until known
   size_t size = 0;
   void *fakeStack = nullptr; // ASan's fake stack while the fiber is suspended
-#endif
-#if FIBERCL_TSAN_FIBERS
-  void *tsan = nullptr;
-  SanFiber *tsanAs = nullptr; // runs as that fiber for TSan (see sanFiberCreated)
 #endif
 };
 
@@ -57,62 +51,17 @@ struct SanFibers {
   SanFiber thread;
   SanFiber *running = &thread;
   SanFiber *left = nullptr; // the one the last switch left
-#if FIBERCL_TSAN_FIBERS
-  unsigned tsanFibers = 0; // created for this thread's fibers, reused, destroyed at the end
-  void *tsanFree[64] = {}; // ... of which not in use
-  unsigned tsanFreeCount = 0;
-  SanFibers() = default;
-  SanFibers(const SanFibers &) = delete;
-  ~SanFibers() {
-    while (tsanFreeCount)
-      __tsan_destroy_fiber(tsanFree[--tsanFreeCount]);
-  }
-#endif
 };
 
-// TSan fibers of their own a host thread's groups may have. Each is a ThreadState with
-// a 1 MiB trace mapping, and TSan keeps a destroyed one's memory: hundreds of resident
-// groups, or a fiber per work-item (4096 in a group), exhausted the process's mappings
-// (ENOMEM), and 10^5 groups created and destroyed one each took 21 GB. So a thread
-// makes at most this many and reuses them; beyond, a fiber is one with its thread for
-// TSan -- sound, since FiberCL's fibers never leave the thread that made them; only
-// the call stacks in reports mix.
-constexpr unsigned kMaxTsanFibersPerThread = 64;
-
 // A fiber whose stack is [limit, limit + size), before it is first entered.
-// `tsanAs`: the fiber it is one with for TSan (work-items share their group's: they
-// run in program order on one thread); else it gets a TSan fiber of its own while
-// the thread has fewer than kMaxTsanFibersPerThread.
-inline void sanFiberCreated([[maybe_unused]] SanFibers &s, [[maybe_unused]] SanFiber &f,
-                            [[maybe_unused]] const void *limit, [[maybe_unused]] size_t size,
-                            [[maybe_unused]] SanFiber *tsanAs = nullptr) noexcept {
+inline void sanFiberCreated([[maybe_unused]] SanFiber &f, [[maybe_unused]] const void *limit,
+                            [[maybe_unused]] size_t size) noexcept {
 #if FIBERCL_ASAN_FIBERS
   f.bottom = limit;
   f.size = size;
   f.fakeStack = nullptr;
   // A reused stack may still carry the poison of frames abandoned on it.
   __asan_unpoison_memory_region(limit, size);
-#endif
-#if FIBERCL_TSAN_FIBERS
-  f.tsan = nullptr;
-  if (!tsanAs && s.tsanFreeCount)
-    f.tsan = s.tsanFree[--s.tsanFreeCount];
-  else if (!tsanAs && s.tsanFibers < kMaxTsanFibersPerThread && ++s.tsanFibers)
-    f.tsan = __tsan_create_fiber(0);
-  else if (!tsanAs)
-    tsanAs = &s.thread;
-  f.tsanAs = tsanAs && tsanAs->tsanAs ? tsanAs->tsanAs : tsanAs;
-#endif
-}
-
-// A fiber that will not run again (and is not running).
-inline void sanFiberDestroyed([[maybe_unused]] SanFibers &s,
-                              [[maybe_unused]] SanFiber &f) noexcept {
-#if FIBERCL_TSAN_FIBERS
-  if (f.tsan)
-    s.tsanFree[s.tsanFreeCount++] = f.tsan; // kept for the next fiber of this thread
-  f.tsan = nullptr;
-  f.tsanAs = nullptr;
 #endif
 }
 
@@ -138,24 +87,14 @@ inline void sanKnowThreadStack(SanFibers &s) noexcept {
 // fiber is never resumed (ASan frees its fake stack).
 inline void sanSwitching([[maybe_unused]] SanFibers &s, [[maybe_unused]] SanFiber &to,
                          [[maybe_unused]] bool ending = false) noexcept {
-#if FIBERCL_ASAN_FIBERS || FIBERCL_TSAN_FIBERS
+#if FIBERCL_ASAN_FIBERS
   SanFiber *from = s.running;
   s.left = from;
   s.running = &to;
-#endif
-#if FIBERCL_ASAN_FIBERS
   if (&to == &s.thread)
     sanKnowThreadStack(s);
   bool dies = ending && from != &to;
   __sanitizer_start_switch_fiber(dies ? nullptr : &from->fakeStack, to.bottom, to.size);
-#endif
-#if FIBERCL_TSAN_FIBERS
-  SanFiber &fromId = from->tsanAs ? *from->tsanAs : *from;
-  SanFiber &toId = to.tsanAs ? *to.tsanAs : to;
-  if (&fromId == &s.thread && !fromId.tsan)
-    fromId.tsan = __tsan_get_current_fiber();
-  if (&fromId != &toId)
-    __tsan_switch_to_fiber(toId.tsan, 0);
 #endif
 }
 

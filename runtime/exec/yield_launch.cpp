@@ -316,7 +316,7 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->ys.countdown = y->inWave ? 1 : sh.policy->initialCountdown();
   char *top = stack->top();
   y->fctx = bctx::make_fcontext(top, size_t(top - stack->limit()), &groupMain);
-  sanFiberCreated(r.san, y->fiber, stack->limit(), size_t(top - stack->limit()));
+  sanFiberCreated(y->fiber, stack->limit(), size_t(top - stack->limit()));
   y->suspendedOn = &y->fiber;
   sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
   sh.progressEvent(L.worker);
@@ -334,7 +334,6 @@ namespace {
 
 void release(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
   resetGroup(y->gs);
-  sanFiberDestroyed(r.san, y->fiber);
   r.stacks.give(y->stack);
   std::free(y->localMem);
   y->localMem = nullptr;

@@ -412,6 +412,11 @@ void switcher(void **args, fcl_group_ctx *c) {
 }
 
 TEST(YieldBench, OrdinaryAtomicKernelOverhead) {
+#if defined(__SANITIZE_THREAD__)
+  // 2 x 10^5 groups each with its own cache lines: under TSan the process grew past
+  // 21 GB and was killed by the OOM killer (with or without fiber annotations).
+  GTEST_SKIP() << "SKIPPED under TSan: 10^5-group launches exhaust memory there";
+#endif
   // The same kernel with and without mayYield: groups that never spin.
   auto kernel = [](void **a, fcl_group_ctx *c) {
     auto *cells = static_cast<std::atomic<uint64_t> *>(a[0]);
