@@ -10,21 +10,9 @@
 #ifndef FIBERCL_BUILTINS_INTERNAL_H
 #define FIBERCL_BUILTINS_INTERNAL_H
 
-/* Clang 19 knows these OpenCL C 3.0 features only for SPIR targets and ignores
- * them in -cl-ext for x86, so the builtins guarded by them (atomic_* without an
- * explicit scope) would not be declared. FiberCL supports device and
- * all-devices scope; define the macros so the table-generated declarations of
- * those builtins become visible here (user kernels get the same -D from the
- * compiler). */
-#ifndef __opencl_c_atomic_scope_device
-#define __opencl_c_atomic_scope_device 1
-#endif
-#ifndef __opencl_c_atomic_scope_all_devices
-#define __opencl_c_atomic_scope_all_devices 1
-#endif
-#ifndef __opencl_c_work_group_collective_functions
-#define __opencl_c_work_group_collective_functions 1
-#endif
+/* The OpenCL C feature macros (__opencl_c_atomic_scope_device, ...) come from
+ * the build as -D options generated from fibercl/device_features.def, as they do
+ * for user kernels: Clang 19 defines some of them only for SPIR targets. */
 
 /* Vectors wider than 128 bits are passed in memory (the baseline x86-64 ABI the
  * library is compiled for; user code is compiled for the same baseline, and

@@ -35,9 +35,11 @@ while getopts kq opt; do
 done
 
 EXT=$("$ROOT/builtins/tools/cl_ext.sh")
-# Clang 19 defines these feature macros only for SPIR targets; FiberCL supports
-# them, and the front end must define them for user code (so does the probe).
-SCOPE_DEFS="-D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1"
+# -D for each OpenCL C feature of the device (Clang 19 defines some only for SPIR
+# targets): the library gets them, and so does user code for OpenCL C 3.0 (the front
+# end's rule, which the probe follows).
+FEATURE_DEFS=($("$ROOT/builtins/tools/cl_ext.sh" --feature-defines))
+std_defs() { [ "$1" = CL3.0 ] && echo "${FEATURE_DEFS[@]}" || true; }
 
 WORK=$(mktemp -d /tmp/fcl_cov.XXXXXX)
 cleanup() { if [ $KEEP = 0 ]; then rm -rf "$WORK"; else echo "work dir: $WORK"; fi; }
@@ -47,7 +49,7 @@ say() { [ $QUIET = 1 ] || echo "$@"; }
 # --- 1. the library ---------------------------------------------------------
 LIB_FLAGS=(-x cl -cl-std=CL3.0 -target x86_64-unknown-linux-gnu
   -Xclang -ffake-address-space-map -Xclang -finclude-default-header
-  -cl-ext=$EXT -O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops
+  -cl-ext=$EXT "${FEATURE_DEFS[@]}" -O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops
   -I"$ROOT/builtins/include" -I"$ROOT/builtins/lib" -Wno-unused-command-line-argument)
 compile_lib() { # $1 = mode (cmake|ext), rest = sources
   local mode=$1; shift
@@ -79,7 +81,7 @@ echo '#include <opencl-c.h>' > "$WORK/hdr.cl"
 status=0
 for STD in CL1.2 CL2.0 CL3.0; do
   "$WORK/fcl_decls" "$WORK/hdr.cl" clang -x cl -cl-std=$STD -target x86_64-unknown-linux-gnu \
-    -Xclang -ffake-address-space-map -Xclang -cl-ext=$EXT $SCOPE_DEFS 2>/dev/null \
+    -Xclang -ffake-address-space-map -Xclang -cl-ext=$EXT $(std_defs $STD) 2>/dev/null \
     | sort -u > "$WORK/decls_$STD.txt"
 
   # --- 3. probe -------------------------------------------------------------
@@ -108,7 +110,7 @@ for i, line in enumerate(open(sys.argv[1])):
 open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
 PY
   PROBE_FLAGS=(-cc1 -triple x86_64-unknown-linux-gnu -ffake-address-space-map
-    -finclude-default-header -fdeclare-opencl-builtins -cl-ext=$EXT $SCOPE_DEFS
+    -finclude-default-header -fdeclare-opencl-builtins -cl-ext=$EXT $(std_defs $STD)
     -resource-dir "$RES_DIR" -internal-isystem "$RES_DIR/include" -O0 -cl-std=$STD
     -Wno-everything -ferror-limit 0 -x cl)
   # Drop the calls the table-generated declarations reject, then compile.

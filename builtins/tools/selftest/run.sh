@@ -10,20 +10,20 @@ LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 CLANG=$LLVM_BIN/clang
 RES_DIR=$($CLANG -print-resource-dir)
 EXT=$("$ROOT/builtins/tools/cl_ext.sh")
+FEATURE_DEFS=($("$ROOT/builtins/tools/cl_ext.sh" --feature-defines))
 WORK=$(mktemp -d /tmp/fcl_selftest.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
 LIB_FLAGS=(-x cl -cl-std=CL3.0 -target x86_64-unknown-linux-gnu
   -Xclang -ffake-address-space-map -Xclang -finclude-default-header
-  -cl-ext=$EXT -O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops
+  -cl-ext=$EXT "${FEATURE_DEFS[@]}" -O2 -fno-vectorize -fno-slp-vectorize -fno-unroll-loops
   -I"$ROOT/builtins/include" -I"$ROOT/builtins/lib" -Wno-unused-command-line-argument)
 ls "$ROOT"/builtins/lib/*.cl | xargs -P "$(nproc)" -I{} sh -c \
   '"$0" "$@" -emit-llvm -c {} -o '"$WORK"'/$(basename {} .cl).bc' "$CLANG" "${LIB_FLAGS[@]}"
 "$LLVM_BIN/llvm-link" "$WORK"/*.bc -o "$WORK/lib.bc"
 
 USER_FLAGS=(-cc1 -triple x86_64-unknown-linux-gnu -ffake-address-space-map
-  -finclude-default-header -fdeclare-opencl-builtins -cl-ext=$EXT
-  -D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1
+  -finclude-default-header -fdeclare-opencl-builtins -cl-ext=$EXT "${FEATURE_DEFS[@]}"
   -resource-dir "$RES_DIR" -internal-isystem "$RES_DIR/include" -O2 -cl-std=CL3.0 -Wno-psabi -x cl)
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=($(cd "$HERE" && ls *_test.cl | sed 's/_test.cl$//'))
