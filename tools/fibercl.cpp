@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -14,13 +15,18 @@
 #include <string>
 #include <vector>
 
+#include "runtime/exec/scheduling_names.hpp"
+
 int listPlatforms();                     // platforms.cpp
 int measureOccupancy(int argc, char **argv); // occupancy.cpp
 void pointLoaderAtFiberCL();
 
 namespace {
 
-const char *kUsage = R"(usage:
+using fibercl::exec::kAdmissionOrders;
+using fibercl::exec::kSchedulePolicies;
+
+const char *kUsageHead = R"(usage:
   fibercl exec    [options] -- PROGRAM [ARGS...]
   fibercl explore --seeds A..B [options] -- PROGRAM [ARGS...]
   fibercl platforms
@@ -43,10 +49,9 @@ occupancy
 
 options:
   --occupancy N       at most N work-groups occupant at once (0 = unbounded, default)
-  --schedule POLICY   fair (default): every occupant group is eventually resumed;
-                      unfair: a group that yields keeps its worker (what GPUs do)
-  --seed S            deterministic mode with seed S (exec only)
-  --admission ORDER   id (default), reverse or random: order groups become occupant
+)";
+// Then --schedule and --admission, from the runtime's tables (scheduling_names.hpp).
+const char *kUsageTail = R"(  --seed S            deterministic mode with seed S (exec only)
   --deadlock-timeout SECONDS
                       parallel mode: no progress for this long is a deadlock (10)
   --trace FILE        write a Chrome trace (Perfetto opens it) of the schedule
@@ -75,14 +80,41 @@ struct Options {
   std::string ignorePattern; // explore: output lines to drop before comparing
 };
 
+// An option's help: one line per value of `table`, "name (default): meaning".
+template <typename E, size_t N>
+std::string valuesHelp(const char *option, const fibercl::exec::NamedValue<E> (&table)[N]) {
+  std::string s = std::string("  ") + option;
+  for (size_t i = 0; i < N; ++i) {
+    s.resize(i == 0 ? std::max<size_t>(s.size() + 1, 22) : s.size() + 22, ' ');
+    s += std::string(table[i].name) + (i == 0 ? " (default): " : ": ") + table[i].help +
+         (i + 1 < N ? ";\n" : "\n");
+  }
+  return s;
+}
+
+std::string usage() {
+  return kUsageHead + valuesHelp("--schedule POLICY", kSchedulePolicies) +
+         valuesHelp("--admission ORDER", kAdmissionOrders) + kUsageTail;
+}
+
 [[noreturn]] void usageError(const std::string &message) {
-  std::fprintf(stderr, "fibercl: %s\n\n%s", message.c_str(), kUsage);
+  std::fprintf(stderr, "fibercl: %s\n\n%s", message.c_str(), usage().c_str());
   std::exit(2);
 }
 
 bool fileExists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
+}
+
+// --schedule and --admission take the names the runtime accepts.
+void checkValue(const std::string &option, const std::string &value) {
+  fibercl::exec::SchedulePolicy policy;
+  fibercl::exec::AdmissionOrder order;
+  if (option == "--schedule" && !valueIn(kSchedulePolicies, value, policy))
+    usageError("--schedule takes " + namesIn(kSchedulePolicies));
+  if (option == "--admission" && !valueIn(kAdmissionOrders, value, order))
+    usageError("--admission takes " + namesIn(kAdmissionOrders));
 }
 
 Options parse(int argc, char **argv, bool explore) {
@@ -101,7 +133,7 @@ Options parse(int argc, char **argv, bool explore) {
       break;
     }
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage().c_str(), stdout);
       std::exit(0);
     }
     if (explore && a == "--status-only") {
@@ -129,10 +161,7 @@ Options parse(int argc, char **argv, bool explore) {
     } else if (explore && a == "--seed") {
       usageError("explore chooses the seeds: use --seeds A..B");
     } else if (envOf.count(a)) {
-      if (a == "--schedule" && v != "fair" && v != "unfair")
-        usageError("--schedule takes fair or unfair");
-      if (a == "--admission" && v != "id" && v != "reverse" && v != "random")
-        usageError("--admission takes id, reverse or random");
+      checkValue(a, v);
       o.env[envOf.at(a)] = v;
     } else {
       usageError("unknown option " + a);
@@ -269,7 +298,7 @@ int explore(const Options &o) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    std::fputs(usage().c_str(), argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   std::string verb = argv[1];

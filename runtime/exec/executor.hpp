@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fibercl/kernel_abi.h"
+#include "runtime/exec/scheduling_names.hpp"
 
 namespace fibercl::exec {
 
@@ -23,11 +24,11 @@ namespace fibercl::exec {
 // FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_TRACE,
 // FIBERCL_REPORT); clSetKernelExecInfo may override them per launch.
 struct Scheduling {
-  enum class Policy { Fair, Unfair };
-  enum class Admission { GroupId, Reverse, Random };
+  using Policy = SchedulePolicy;         // named in scheduling_names.hpp
+  using Admission = AdmissionOrder;
   uint32_t occupancy = 0;               // at most this many groups occupant; 0 = unbounded
-  Policy policy = Policy::Fair;
-  Admission admission = Admission::GroupId;
+  Policy policy = kSchedulePolicies[0].value;
+  Admission admission = kAdmissionOrders[0].value;
   bool deterministic = false;           // one worker, every decision from the seed
   uint64_t seed = 0;
   double deadlockTimeoutSeconds = 10;   // parallel mode: no progress for this long
@@ -36,8 +37,8 @@ struct Scheduling {
 
   static Scheduling fromEnvironment();  // the defaults, read from FIBERCL_*
   // The names FIBERCL_SCHEDULE / FIBERCL_ADMISSION take and reports print.
-  static const char *nameOf(Policy p) noexcept;
-  static const char *nameOf(Admission a) noexcept;
+  static const char *nameOf(Policy p) noexcept { return nameIn(kSchedulePolicies, p); }
+  static const char *nameOf(Admission a) noexcept { return nameIn(kAdmissionOrders, a); }
 };
 
 // One NDRange launch. The pointed-to data (args, the bytes behind them) must stay

@@ -3,9 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
-#include <utility>
 
 #include "runtime/exec/executor.hpp"
 
@@ -28,41 +26,15 @@ bool parseU64(const char *s, uint64_t &out) {
   return true;
 }
 
-// The one table of names (FIBERCL_SCHEDULE, FIBERCL_ADMISSION, reports).
-constexpr std::pair<Scheduling::Policy, const char *> kPolicies[] = {
-    {Scheduling::Policy::Fair, "fair"}, {Scheduling::Policy::Unfair, "unfair"}};
-constexpr std::pair<Scheduling::Admission, const char *> kAdmissions[] = {
-    {Scheduling::Admission::GroupId, "id"},
-    {Scheduling::Admission::Reverse, "reverse"},
-    {Scheduling::Admission::Random, "random"}};
-
-// Sets `out` to the value named `v` in `table`; else warns, listing the names.
+// Sets `out` to the value named `v` in `table` (scheduling_names.hpp); else warns,
+// listing the names.
 template <typename E, size_t N>
-void parseName(const char *var, const char *v, const std::pair<E, const char *> (&table)[N],
-               E &out) {
-  std::string names;
-  for (const auto &[value, name] : table) {
-    if (!std::strcmp(v, name)) {
-      out = value;
-      return;
-    }
-    names += std::string(names.empty() ? "" : ", ") + name;
-  }
-  warn(var, v, ("one of " + names).c_str());
-}
-
-template <typename E, size_t N>
-const char *nameIn(const std::pair<E, const char *> (&table)[N], E e) noexcept {
-  for (const auto &[value, name] : table)
-    if (value == e)
-      return name;
-  return "?";
+void parseName(const char *var, const char *v, const NamedValue<E> (&table)[N], E &out) {
+  if (!valueIn(table, v, out))
+    warn(var, v, namesIn(table).c_str());
 }
 
 } // namespace
-
-const char *Scheduling::nameOf(Policy p) noexcept { return nameIn(kPolicies, p); }
-const char *Scheduling::nameOf(Admission a) noexcept { return nameIn(kAdmissions, a); }
 
 Scheduling Scheduling::fromEnvironment() {
   Scheduling s;
@@ -74,7 +46,7 @@ Scheduling Scheduling::fromEnvironment() {
       warn("FIBERCL_OCCUPANCY", v, "a number of work-groups, 0 = unbounded");
   }
   if (const char *v = std::getenv("FIBERCL_SCHEDULE"))
-    parseName("FIBERCL_SCHEDULE", v, kPolicies, s.policy);
+    parseName("FIBERCL_SCHEDULE", v, kSchedulePolicies, s.policy);
   if (const char *v = std::getenv("FIBERCL_SEED")) {
     uint64_t n;
     if (parseU64(v, n)) {
@@ -85,7 +57,7 @@ Scheduling Scheduling::fromEnvironment() {
     }
   }
   if (const char *v = std::getenv("FIBERCL_ADMISSION"))
-    parseName("FIBERCL_ADMISSION", v, kAdmissions, s.admission);
+    parseName("FIBERCL_ADMISSION", v, kAdmissionOrders, s.admission);
   if (const char *v = std::getenv("FIBERCL_DEADLOCK_TIMEOUT")) {
     char *end = nullptr;
     double d = std::strtod(v, &end);
