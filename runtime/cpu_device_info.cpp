@@ -4,6 +4,7 @@
 #include "runtime/exec/executor.hpp"
 #include "runtime/info_writer.hpp"
 #include "runtime/platform.hpp"
+#include "runtime/scheduling_codes.hpp"
 
 #include <CL/cl_fibercl.h>
 
@@ -259,10 +260,8 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_OCCUPANCY_FIBERCL:
     return out.scalar<cl_uint>(fibercl::exec::Scheduling::fromEnvironment().occupancy);
   case CL_DEVICE_SCHEDULE_FIBERCL:
-    return out.scalar<cl_uint>(fibercl::exec::Scheduling::fromEnvironment().policy ==
-                                       fibercl::exec::Scheduling::Policy::Unfair
-                                   ? CL_SCHEDULE_UNFAIR_FIBERCL
-                                   : CL_SCHEDULE_FAIR_FIBERCL);
+    return out.scalar<cl_uint>(
+        codeOf(kSchedulePolicyCodes, fibercl::exec::Scheduling::fromEnvironment().policy));
   case CL_DEVICE_STACKS_CREATED_FIBERCL: {
     auto *e = executorIfStarted();
     return out.scalar<cl_ulong>(e ? e->stacksCreated() : 0);

@@ -2,6 +2,7 @@
 // snapshot of those values an NDRange command takes at enqueue time.
 #pragma once
 
+#include "runtime/exec/scheduling_names.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/object.hpp"
 #include "runtime/program.hpp"
@@ -63,9 +64,9 @@ public:
   // come from the environment at each launch.
   struct SchedulingOverrides {
     std::optional<uint32_t> occupancy;
-    std::optional<uint32_t> schedule;  // CL_SCHEDULE_*_FIBERCL
+    std::optional<exec::SchedulePolicy> schedule;
     std::optional<uint64_t> seed;
-    std::optional<uint32_t> admission; // CL_ADMISSION_*_FIBERCL
+    std::optional<exec::AdmissionOrder> admission;
   };
   SchedulingOverrides &scheduling() { return scheduling_; }
   const SchedulingOverrides &scheduling() const { return scheduling_; }

@@ -27,18 +27,13 @@ exec::Scheduling schedulingFor(const Kernel &k) {
   if (o.occupancy)
     s.occupancy = *o.occupancy;
   if (o.schedule)
-    s.policy = *o.schedule == CL_SCHEDULE_UNFAIR_FIBERCL ? exec::Scheduling::Policy::Unfair
-                                                         : exec::Scheduling::Policy::Fair;
+    s.policy = *o.schedule;
   if (o.seed) {
     s.deterministic = true;
     s.seed = *o.seed;
   }
   if (o.admission)
-    s.admission = *o.admission == CL_ADMISSION_REVERSE_FIBERCL
-                      ? exec::Scheduling::Admission::Reverse
-                  : *o.admission == CL_ADMISSION_RANDOM_FIBERCL
-                      ? exec::Scheduling::Admission::Random
-                      : exec::Scheduling::Admission::GroupId;
+    s.admission = *o.admission;
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "runtime/platform.hpp"
 #include "runtime/program.hpp"
 #include "runtime/sampler.hpp"
+#include "runtime/scheduling_codes.hpp"
 
 using namespace fibercl;
 using namespace fibercl::runtime;
@@ -273,20 +274,18 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
       s.occupancy = value(cl_uint{});
       return;
     case CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL: {
-      cl_uint v = value(cl_uint{});
-      check(v != CL_SCHEDULE_FAIR_FIBERCL && v != CL_SCHEDULE_UNFAIR_FIBERCL,
-            CL_INVALID_VALUE, "unknown CL_SCHEDULE_*_FIBERCL policy");
-      s.schedule = v;
+      auto policy = valueOfCode(kSchedulePolicyCodes, value(cl_uint{}));
+      check(!policy, CL_INVALID_VALUE, "unknown CL_SCHEDULE_*_FIBERCL policy");
+      s.schedule = *policy;
       return;
     }
     case CL_KERNEL_EXEC_INFO_SEED_FIBERCL:
       s.seed = value(cl_ulong{});
       return;
     case CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL: {
-      cl_uint v = value(cl_uint{});
-      check(v > CL_ADMISSION_RANDOM_FIBERCL, CL_INVALID_VALUE,
-            "unknown CL_ADMISSION_*_FIBERCL order");
-      s.admission = v;
+      auto order = valueOfCode(kAdmissionOrderCodes, value(cl_uint{}));
+      check(!order, CL_INVALID_VALUE, "unknown CL_ADMISSION_*_FIBERCL order");
+      s.admission = *order;
       return;
     }
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:

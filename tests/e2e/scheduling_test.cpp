@@ -326,6 +326,54 @@ TEST_F(Scheduling, ExecInfoSetsTheScheduleOfOneKernel) {
   expectQueueStillWorks();
 }
 
+// The extension's codes reach the scheduler (clSetKernelExecInfo) and come back from it
+// (clGetDeviceInfo): unfair and deterministic, the spinner admitted first (id order)
+// keeps the worker and the launch deadlocks; admitted in reverse, the setter runs first.
+TEST_F(Scheduling, ExecInfoPolicyAndAdmissionCodesReachTheScheduler) {
+  SKIP_UNLESS_FIBERCL("cl_fibercl_scheduling");
+  for (auto [name, code] : {std::pair{"fair", CL_SCHEDULE_FAIR_FIBERCL},
+                            std::pair{"unfair", CL_SCHEDULE_UNFAIR_FIBERCL}}) {
+    ScopedEnv env{{"FIBERCL_SCHEDULE", name}};
+    cl_uint policy = 99;
+    ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_SCHEDULE_FIBERCL, sizeof policy, &policy,
+                              nullptr));
+    EXPECT_EQ(policy, cl_uint(code)) << name;
+  }
+
+  cl_kernel k = kernelFrom(kSpinSource, "spin", "-cl-std=CL2.0");
+  cl_uint unfair = CL_SCHEDULE_UNFAIR_FIBERCL, byId = CL_ADMISSION_GROUP_ID_FIBERCL,
+          reverse = CL_ADMISSION_REVERSE_FIBERCL, bogus = CL_ADMISSION_RANDOM_FIBERCL + 1;
+  cl_ulong seed = 1;
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL,
+                                                      sizeof bogus, &bogus));
+  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL, sizeof unfair, &unfair));
+  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof seed, &seed));
+  for (cl_uint order : {byId, reverse}) {
+    ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL, sizeof order,
+                                  &order));
+    cl_mem flag = bufferFrom(std::vector<int>{0});
+    cl_mem out = bufferFrom(std::vector<int>(2, 0));
+    ASSERT_CL(clSetKernelArg(k, 0, sizeof flag, &flag));
+    ASSERT_CL(clSetKernelArg(k, 1, sizeof out, &out));
+    size_t global = 8, local = 4;
+    cl_event e = nullptr;
+    testing::internal::CaptureStderr();
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e));
+    clWaitForEvents(1, &e);
+    std::string err = testing::internal::GetCapturedStderr();
+    cl_int status = CL_COMPLETE;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    clReleaseEvent(e);
+    if (order == byId) {
+      EXPECT_LT(status, 0) << "unfair, spinner first: a reported deadlock";
+      EXPECT_NE(err.find("FIBERCL_SCHEDULE=unfair"), std::string::npos) << err;
+    } else {
+      EXPECT_EQ(status, CL_COMPLETE) << "unfair, setter first: completes\n" << err;
+    }
+  }
+  expectQueueStillWorks();
+}
+
 TEST_F(Scheduling, PlatformListsTheExtension) {
   SKIP_UNLESS_FIBERCL("cl_fibercl_scheduling");
   char ext[1024] = {};
