@@ -39,8 +39,7 @@ std::optional<E> valueOfCode(const CodedValue<E> (&table)[N], cl_uint code) noex
   return std::nullopt;
 }
 
-template <typename E, size_t N>
-cl_uint codeOf(const CodedValue<E> (&table)[N], E value) noexcept {
+template <typename E, size_t N> cl_uint codeOf(const CodedValue<E> (&table)[N], E value) noexcept {
   for (const CodedValue<E> &entry : table)
     if (entry.value == value)
       return entry.code;
