@@ -1,0 +1,145 @@
+// YieldPointsPass: a loop that waits for another work-group gets a yield point whose
+// site is marked waiting, and its kernel is marked as one that may block; a loop that
+// ends by itself does not.
+#include <gtest/gtest.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+#include "fibercl/kernel_abi.h"
+#include "ir_test.hpp"
+#include "passes/passes.hpp"
+
+namespace fibercl::compiler::test {
+namespace {
+
+// Kernel bodies as the pass sees them (after WorkItemMarkersPass, SROA and
+// LoopSimplify): the kernel's parameters, then ctx and the work-item's x, y, z.
+const char *kIR = R"(
+declare i32 @__fibercl_host_pipe_packets(ptr addrspace(1), i32)
+
+; while (atomic_load(flag) == 0) {}
+define void @spin.fibercl.body(ptr addrspace(1) %flag, ptr %ctx, i32 %x, i32 %y, i32 %z) #0 {
+entry:
+  br label %wait
+wait:
+  %v = load atomic i32, ptr addrspace(1) %flag acquire, align 4
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %done, label %wait
+done:
+  ret void
+}
+
+; for (i = 0; i < 4000; ++i) if (atomic_load(flag)) break;
+define void @bounded.fibercl.body(ptr addrspace(1) %flag, ptr %ctx, i32 %x, i32 %y, i32 %z) #1 {
+entry:
+  br label %poll
+poll:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %latch ]
+  %v = load atomic i32, ptr addrspace(1) %flag acquire, align 4
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %done, label %latch
+latch:
+  %i.next = add nuw nsw i32 %i, 1
+  %more = icmp ult i32 %i.next, 4000
+  br i1 %more, label %poll, label %done
+done:
+  ret void
+}
+
+; while (the pipe is empty) {}: no atomic of its own, so a poll on the back-edge.
+define void @pipe.fibercl.body(ptr addrspace(1) %p, ptr %ctx, i32 %x, i32 %y, i32 %z) #2 {
+entry:
+  br label %wait
+wait:
+  %n = call i32 @__fibercl_host_pipe_packets(ptr addrspace(1) %p, i32 0)
+  %empty = icmp eq i32 %n, 0
+  br i1 %empty, label %wait, label %done
+done:
+  ret void
+}
+
+; A loop over private memory only: nothing another group could see.
+define void @private.fibercl.body(ptr addrspace(1) %out, ptr %ctx, i32 %x, i32 %y, i32 %z) #3 {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %i.next = add i32 %i, %x
+  %more = icmp ne i32 %i.next, 1000
+  br i1 %more, label %loop, label %done
+done:
+  store i32 %i.next, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+attributes #0 = { "fibercl-kernel"="spin" }
+attributes #1 = { "fibercl-kernel"="bounded" }
+attributes #2 = { "fibercl-kernel"="pipe" }
+attributes #3 = { "fibercl-kernel"="private" }
+)";
+
+class YieldPoints : public ::testing::Test {
+protected:
+  void SetUp() override {
+    m = parseIR(context, kIR);
+    ASSERT_TRUE(m);
+    PassRunner().runOnModule(*m, YieldPointsPass(sites));
+    ASSERT_EQ(verify(*m), "");
+  }
+  llvm::Function &body(const char *kernel) { return *findBody(*m, kernel); }
+  // The `site` arguments of the body's calls of FIBERCL_HOST_YIELD.
+  std::vector<uint32_t> yieldSites(const char *kernel) {
+    std::vector<uint32_t> found;
+    for (llvm::BasicBlock &bb : body(kernel))
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+          if (call->getCalledFunction() &&
+              call->getCalledFunction()->getName() == FIBERCL_HOST_YIELD)
+            found.push_back(
+                uint32_t(llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue()));
+    return found;
+  }
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> m;
+  SiteTable sites;
+};
+
+TEST_F(YieldPoints, SpinLoopWaitsAtItsAtomic) {
+  std::vector<uint32_t> calls = yieldSites("spin");
+  ASSERT_EQ(calls.size(), 1u) << print(*m);
+  EXPECT_TRUE(calls[0] & FIBERCL_SITE_WAITING);
+  ASSERT_EQ(sites.byKernel["spin"].size(), 1u);
+  EXPECT_EQ(sites.byKernel["spin"][0].kind, SiteInfo::Kind::AtomicRead);
+  EXPECT_TRUE(sites.byKernel["spin"][0].waiting);
+  EXPECT_TRUE(body("spin").hasFnAttribute(kMayBlockAttr));
+  EXPECT_TRUE(body("spin").hasFnAttribute(kYieldsAttr));
+}
+
+TEST_F(YieldPoints, BoundedPollDoesNotWait) {
+  std::vector<uint32_t> calls = yieldSites("bounded");
+  ASSERT_EQ(calls.size(), 1u) << print(*m); // after its atomic, as after any atomic
+  EXPECT_FALSE(calls[0] & FIBERCL_SITE_WAITING);
+  ASSERT_EQ(sites.byKernel["bounded"].size(), 1u);
+  EXPECT_FALSE(sites.byKernel["bounded"][0].waiting);
+  EXPECT_FALSE(body("bounded").hasFnAttribute(kMayBlockAttr));
+  EXPECT_TRUE(body("bounded").hasFnAttribute(kYieldsAttr));
+}
+
+TEST_F(YieldPoints, LoopWithoutYieldPointGetsAPollOnItsBackEdge) {
+  std::vector<uint32_t> calls = yieldSites("pipe");
+  ASSERT_EQ(calls.size(), 1u) << print(*m);
+  EXPECT_TRUE(calls[0] & FIBERCL_SITE_WAITING);
+  ASSERT_EQ(sites.byKernel["pipe"].size(), 1u);
+  EXPECT_EQ(sites.byKernel["pipe"][0].kind, SiteInfo::Kind::LoopPoll);
+  EXPECT_TRUE(body("pipe").hasFnAttribute(kMayBlockAttr));
+}
+
+TEST_F(YieldPoints, OnlyKernelsThatSeeOtherGroupsGetThem) {
+  EXPECT_TRUE(yieldSites("private").empty()) << print(*m);
+  EXPECT_FALSE(body("private").hasFnAttribute(kYieldsAttr));
+  EXPECT_FALSE(body("private").hasFnAttribute(kMayBlockAttr));
+  EXPECT_FALSE(yieldSites("bounded").empty());
+}
+
+} // namespace
+} // namespace fibercl::compiler::test
