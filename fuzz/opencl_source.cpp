@@ -27,8 +27,15 @@
 //  - a successful build has a binary, its kernel names and count agree, every kernel
 //    can be created (clCreateKernelsInProgram and clCreateKernel by name), and has a
 //    name, an argument count, argument info for each argument and a work-group size.
+//  - the build takes at most FUZZ_CPU_SECONDS (default 30) seconds of CPU time.
 // Kernels are not run: a random kernel may loop forever or fault by design.
+//
+// Slowness is measured in CPU time, not with libFuzzer's wall-clock -timeout alone: on
+// a shared machine under `nice` a 1 s build can take a minute of wall time, which is not
+// a finding; a build that burns 30 s of CPU is (scripts/fuzz.sh keeps a long -timeout
+// only for builds that block).
 #include <CL/cl.h>
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -43,6 +50,14 @@ namespace {
 cl_device_id gDevice;
 cl_context gContext;
 bool gVerbose; // FUZZ_VERBOSE=1: print each build's outcome and log (to triage seeds)
+double gCpuLimit = 30; // FUZZ_CPU_SECONDS
+
+double cpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 [[noreturn]] void fail(const char *what, cl_int err = CL_SUCCESS) {
   std::fprintf(stderr, "opencl_source: property violated: %s (error %d)\n", what, err);
@@ -167,6 +182,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // Every input is compiled, not looked up in (or added to) the user's kernel cache.
   setenv("FIBERCL_CACHE", "0", 1);
   gVerbose = getenv("FUZZ_VERBOSE") && *getenv("FUZZ_VERBOSE") == '1';
+  if (const char *limit = getenv("FUZZ_CPU_SECONDS"))
+    gCpuLimit = std::atof(limit);
   cl_uint n = 0;
   clGetPlatformIDs(0, nullptr, &n);
   std::vector<cl_platform_id> platforms(n);
@@ -211,7 +228,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cl_program p = clCreateProgramWithSource(gContext, 1, &source, &size, &err);
   if (!p || err != CL_SUCCESS)
     fail("clCreateProgramWithSource", err);
+  const double cpuBefore = cpuSeconds();
   const cl_int built = clBuildProgram(p, 1, &gDevice, options.c_str(), nullptr, nullptr);
+  const double cpu = cpuSeconds() - cpuBefore;
+  if (cpu > gCpuLimit) {
+    std::fprintf(stderr, "opencl_source: the build took %.1f s of CPU time\n", cpu);
+    fail("a build took longer than FUZZ_CPU_SECONDS of CPU time", built);
+  }
   if (built != CL_SUCCESS && built != CL_BUILD_PROGRAM_FAILURE &&
       built != CL_INVALID_BUILD_OPTIONS)
     fail("clBuildProgram returned an unexpected code", built);
@@ -223,8 +246,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fail("CL_PROGRAM_BUILD_STATUS disagrees with clBuildProgram", status);
   const std::string log = programBuildString(p, CL_PROGRAM_BUILD_LOG);
   if (gVerbose)
-    std::fprintf(stderr, "opencl_source: clBuildProgram %d, options \"%s\", log:\n%s\n",
-                 built, options.c_str(), log.c_str());
+    std::fprintf(stderr, "opencl_source: clBuildProgram %d in %.2f s CPU, options \"%s\", log:\n%s\n",
+                 built, cpu, options.c_str(), log.c_str());
   if (built != CL_SUCCESS && log.find_first_not_of(" \t\r\n") == std::string::npos)
     fail("a failed build has an empty build log", built);
   if (built == CL_SUCCESS)
