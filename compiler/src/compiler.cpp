@@ -21,6 +21,7 @@
 #include "spirv_reader.hpp"
 #include "build_options.hpp"
 #include "build_timer.hpp"
+#include "compiler_stack.hpp"
 #include "disk_cache.hpp"
 #include "frontend.hpp"
 #include "host_target.hpp"
@@ -150,42 +151,29 @@ Result compile(const std::string &source, const std::string &options,
   if (auto cached = fromDiskCache(diskKey, BinaryKind::CompiledObject))
     return *cached;
   buildPhaseDone("cache-lookup");
-  llvm::LLVMContext context;
-  std::string log;
-  auto m = compileSource(context, source, parsed, headers, log);
-  buildPhaseDone("frontend");
-  if (!m)
-    return failure(std::move(log));
-  Result r;
-  r.success = true;
-  r.log = std::move(log);
-  r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
-  if (!diskKey.empty()) {
+  Result r = onCompilerStack([&] {
+    llvm::LLVMContext context;
+    std::string log;
+    auto m = compileSource(context, source, parsed, headers, log);
+    buildPhaseDone("frontend");
+    if (!m)
+      return failure(std::move(log));
+    Result compiled;
+    compiled.success = true;
+    compiled.log = std::move(log);
+    compiled.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
+    return compiled;
+  });
+  if (r.success && !diskKey.empty()) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
     buildPhaseDone("cache-store");
   }
   return r;
 }
 
-Result link(const std::vector<const Binary *> &inputs, const std::string &options,
-            bool createLibrary) {
-  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Link);
-  if (!parsed.error.empty())
-    return failure("error: " + parsed.error + "\n", true);
-  createLibrary = createLibrary || parsed.createLibrary;
-  BuildTimer timer;
-  // Cached on disk: the same inputs and options link to the same result (the costly
-  // part of a big program's clCompileProgram + clLinkProgram is here).
-  std::string keyed = createLibrary ? "link-library" : "link";
-  for (const Binary *input : inputs)
-    if (input)
-      addKeyField(keyed, input->bytes.data(), input->bytes.size());
-  std::string diskKey = cacheKey(keyed, options);
-  const BinaryKind resultKind = createLibrary ? BinaryKind::Library : BinaryKind::Executable;
-  if (auto cached = fromDiskCache(diskKey, resultKind))
-    return *cached;
-  buildPhaseDone("cache-lookup");
-
+// Links the inputs into a library or an executable (on the compiler's stack).
+static Result linkModules(const std::vector<const Binary *> &inputs, const BuildOptions &parsed,
+                          bool createLibrary) {
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics;
   context.setDiagnosticHandlerCallBack(DiagnosticCollector::handle, &diagnostics);
@@ -215,6 +203,28 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
   } else {
     r = executableFrom(*linked, parsed, diagnostics.text);
   }
+  return r;
+}
+
+Result link(const std::vector<const Binary *> &inputs, const std::string &options,
+            bool createLibrary) {
+  BuildOptions parsed = parseBuildOptions(options, OptionsFor::Link);
+  if (!parsed.error.empty())
+    return failure("error: " + parsed.error + "\n", true);
+  createLibrary = createLibrary || parsed.createLibrary;
+  BuildTimer timer;
+  // Cached on disk: the same inputs and options link to the same result (the costly
+  // part of a big program's clCompileProgram + clLinkProgram is here).
+  std::string keyed = createLibrary ? "link-library" : "link";
+  for (const Binary *input : inputs)
+    if (input)
+      addKeyField(keyed, input->bytes.data(), input->bytes.size());
+  std::string diskKey = cacheKey(keyed, options);
+  const BinaryKind resultKind = createLibrary ? BinaryKind::Library : BinaryKind::Executable;
+  if (auto cached = fromDiskCache(diskKey, resultKind))
+    return *cached;
+  buildPhaseDone("cache-lookup");
+  Result r = onCompilerStack([&] { return linkModules(inputs, parsed, createLibrary); });
   if (r.success) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
     buildPhaseDone("cache-store");
@@ -241,13 +251,15 @@ Result build(const std::string &source, const std::string &options) {
     return *r;
   }
   buildPhaseDone("cache-lookup");
-  llvm::LLVMContext context;
-  std::string log;
-  auto m = compileSource(context, source, parsed, {}, log);
-  buildPhaseDone("frontend");
-  if (!m)
-    return failure(std::move(log));
-  Result r = executableFrom(*m, parsed, std::move(log));
+  Result r = onCompilerStack([&] {
+    llvm::LLVMContext context;
+    std::string log;
+    auto m = compileSource(context, source, parsed, {}, log);
+    buildPhaseDone("frontend");
+    if (!m)
+      return failure(std::move(log));
+    return executableFrom(*m, parsed, std::move(log));
+  });
   if (r.success) {
     buildCache().store(key, r);
     if (!diskKey.empty()) {
@@ -271,17 +283,19 @@ Result compileIL(const std::string &il, const std::string &options,
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   BuildTimer timer;
-  llvm::LLVMContext context;
-  std::string log;
-  auto m = readSpirv(context, il, specConstants, log);
-  buildPhaseDone("spirv");
-  if (!m)
-    return failure(std::move(log));
-  Result r;
-  r.success = true;
-  r.log = std::move(log);
-  r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
-  return r;
+  return onCompilerStack([&] {
+    llvm::LLVMContext context;
+    std::string log;
+    auto m = readSpirv(context, il, specConstants, log);
+    buildPhaseDone("spirv");
+    if (!m)
+      return failure(std::move(log));
+    Result r;
+    r.success = true;
+    r.log = std::move(log);
+    r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
+    return r;
+  });
 }
 
 Result buildIL(const std::string &il, const std::string &options,
@@ -297,13 +311,15 @@ Result buildIL(const std::string &il, const std::string &options,
   std::string diskKey = cacheKey("spirv" + specKey + '\n' + il, options);
   if (auto r = fromDiskCache(diskKey, BinaryKind::Executable))
     return *r;
-  llvm::LLVMContext context;
-  std::string log;
-  auto m = readSpirv(context, il, specConstants, log);
-  buildPhaseDone("spirv");
-  if (!m)
-    return failure(std::move(log));
-  Result r = executableFrom(*m, parsed, std::move(log));
+  Result r = onCompilerStack([&] {
+    llvm::LLVMContext context;
+    std::string log;
+    auto m = readSpirv(context, il, specConstants, log);
+    buildPhaseDone("spirv");
+    if (!m)
+      return failure(std::move(log));
+    return executableFrom(*m, parsed, std::move(log));
+  });
   if (r.success)
     cacheStore(diskKey, {r.binary.bytes, r.log});
   return r;

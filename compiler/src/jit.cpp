@@ -18,6 +18,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "binary_format.hpp"
+#include "compiler_stack.hpp"
 #include "fibercl/compiler/compiler.hpp"
 #include "host_target.hpp"
 #include "vector_math.hpp"
@@ -59,8 +60,10 @@ public:
 
 } // namespace
 
-std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSymbols,
-                                 std::string &error) {
+namespace {
+
+std::unique_ptr<Executable> loadHere(const Binary &binary, const HostSymbols &hostSymbols,
+                                     std::string &error) {
   DecodedBinary decoded;
   if (!decodeBinary(binary.bytes.data(), binary.bytes.size(), decoded) ||
       decoded.kind != BinaryKind::Executable) {
@@ -144,6 +147,15 @@ std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSy
   executable->kernelTable = std::move(decoded.kernels);
   executable->jit = std::move(*jit);
   return executable;
+}
+
+} // namespace
+
+// Code generation (when the binary has no machine code for this CPU) recurses like
+// the build does: on the compiler's stack.
+std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSymbols,
+                                 std::string &error) {
+  return onCompilerStack([&] { return loadHere(binary, hostSymbols, error); });
 }
 
 } // namespace fibercl::compiler

@@ -1,6 +1,7 @@
 // Program objects: build logs, build options, separate compilation and linking,
 // binaries, kernel/argument/work-group queries, clCloneKernel and
 // clCreateKernelsInProgram.
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -315,6 +316,67 @@ TEST_F(Build, InvalidOptionIsRejected) {
   EXPECT_CL_ERR(CL_INVALID_BUILD_OPTIONS, r3.err) << r3.log;
   if (isFiberCL())
     EXPECT_NE(r3.log.find("empty directory after -I"), std::string::npos) << r3.log;
+}
+
+// Clang recurses once per prefix operator, about 5 KB of stack each: clang-19 itself
+// overflows its 8 MB stack at about 1,500 `!` in a row, and FiberCL, which ran Clang on
+// the application's thread, crashed the process there (found by fuzz/opencl_source.cpp)
+// -- and at 200 on a thread with 1 MB. The compiler now runs on its own thread with a
+// 256 MB stack, whatever thread calls clBuildProgram.
+std::string notChain(int depth) { // an even number of `!`: !!x is (x != 0)
+  return "__kernel void k(__global int* o) { o[0] = " + std::string(depth, '!') +
+         "o[1]; }";
+}
+
+TEST_F(Build, DeeplyNestedExpressionsDoNotOverflowTheStack) {
+  if (!isFiberCL())
+    GTEST_SKIP() << "Clang-based compilers overflow their stack on this by design";
+  ScopedEnv noCache{{"FIBERCL_CACHE", "0"}}; // Clang must see it, not the disk cache
+  cl_kernel k = kernelFrom(notChain(6000), "k");
+  cl_mem o = bufferFrom(std::vector<cl_int>{-1, 7});
+  setArgs(k, o);
+  run(k, {1});
+  EXPECT_EQ(read<cl_int>(o, 1)[0], 1);
+}
+
+TEST_F(Build, BuildsOnAThreadWithASmallStack) {
+  if (!isFiberCL())
+    GTEST_SKIP() << "how much stack a build needs is the implementation's business";
+  ScopedEnv noCache{{"FIBERCL_CACHE", "0"}};
+  struct Job {
+    cl_context context;
+    cl_device_id device;
+    std::string source;
+    cl_int err = CL_SUCCESS;
+    cl_program program = nullptr;
+  } job{context_, device_, notChain(100)};
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(&thread, &attr,
+                           [](void* arg) -> void* {
+                             auto* j = static_cast<Job*>(arg);
+                             const char* src = j->source.c_str();
+                             j->program = clCreateProgramWithSource(j->context, 1, &src,
+                                                                    nullptr, &j->err);
+                             if (j->program)
+                               j->err = clBuildProgram(j->program, 1, &j->device, "",
+                                                       nullptr, nullptr);
+                             return nullptr;
+                           },
+                           &job),
+            0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  if (cl_program p = job.program)
+    atTearDown([p] { clReleaseProgram(p); });
+  ASSERT_CL(job.err);
+  cl_kernel k = kernel(job.program, "k");
+  cl_mem o = bufferFrom(std::vector<cl_int>{-1, 0});
+  setArgs(k, o);
+  run(k, {1});
+  EXPECT_EQ(read<cl_int>(o, 1)[0], 0);
 }
 
 TEST_F(Build, CompileAndLinkTwoProgramsWithEmbeddedHeaders) {

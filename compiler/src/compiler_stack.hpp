@@ -1,0 +1,37 @@
+// The compiler's work (Clang, FiberCL's passes, O3, code generation) runs on a thread of
+// its own with a large stack, not on the application's thread that called clBuildProgram.
+//
+// Clang and LLVM recurse on the shape of the program: Clang 19's parser takes one
+// recursion of ParseCastExpression, about 5 KB of stack, per prefix operator or cast
+// (`!!!...x`, `(int)(int)...x`), and after parsing one per operand of a long binary
+// chain (`a+a+...`). Clang's own driver gives it an 8 MB stack and still overflows at about 1,500
+// `!` in a row (found by fuzz/opencl_source.cpp: clang-19 -fsyntax-only crashes the
+// same way). On an application's thread the limit was whatever that thread had: 200
+// nested `!` were a crash on a 1 MB thread. With kCompilerStackBytes the limit is 32
+// times Clang's own, whatever thread builds. Deeper recursion remains a crash: the fix
+// for that is a depth limit in Clang.
+//
+// The stack is address space, touched only as deep as a build goes and unmapped when
+// the build ends. If the thread cannot be created, the work runs on the calling thread.
+#pragma once
+
+#include <llvm/ADT/STLFunctionalExtras.h>
+
+#include <optional>
+#include <utility>
+
+namespace fibercl::compiler {
+
+inline constexpr size_t kCompilerStackBytes = size_t(256) << 20;
+
+// Runs fn on a thread with a kCompilerStackBytes stack and waits for it. An exception
+// fn throws is rethrown here; the caller's BuildTimer keeps receiving the phases.
+void runOnCompilerStack(llvm::function_ref<void()> fn);
+
+template <class F> auto onCompilerStack(F &&fn) -> decltype(fn()) {
+  std::optional<decltype(fn())> result;
+  runOnCompilerStack([&] { result.emplace(fn()); });
+  return std::move(*result);
+}
+
+} // namespace fibercl::compiler
