@@ -5,7 +5,8 @@
 # OpenCL C sources through the whole build (opencl_source: clBuildProgram through the
 # ICD loader into a libfibercl.so built for fuzzing in build-fuzz-src/, which takes a
 # while the first time). Seeds in fuzz/corpus/<target>/ (and fuzz/<target>.dict if
-# present); what a run adds goes to build-fuzz/corpus/<target>/, findings to build-fuzz/.
+# present); what a run adds goes to build-fuzz/corpus/<target>/, findings to build-fuzz/,
+# the fuzzer's output to build-fuzz/<target>.log.
 #   scripts/fuzz.sh [seconds per target, default 60] [target...]
 # FIBERCL_JOBS sets the build's parallelism; FIBERCL_FUZZ_ARGS adds libFuzzer options.
 set -euo pipefail
@@ -78,10 +79,14 @@ for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t"
   echo "== $t: ${seconds} s"
   # shellcheck disable=SC2086
+  # The whole output goes to build-fuzz/<target>.log; shown: the last status line
+  # (coverage, features, corpus), the final statistics and any error report.
   if ! (cd "$out" && "./$t" "${run[@]}" ${FIBERCL_FUZZ_ARGS:-} \
-        "corpus/$t" "$root/fuzz/corpus/$t" 2>&1 | tail -12); then
+        "corpus/$t" "$root/fuzz/corpus/$t" >"$t.log" 2>&1); then
     status=1
   fi
+  grep -E '^#[0-9]+' "$out/$t.log" | tail -1 || true
+  grep -E '^stat::|ERROR|SUMMARY|property violated' "$out/$t.log" || true
   if ls "$out"/crash-* "$out"/leak-* "$out"/timeout-* "$out"/oom-* >/dev/null 2>&1; then
     echo "== $t: FINDINGS in $out (crash-*, leak-*, timeout-*, oom-*)"
     status=1
