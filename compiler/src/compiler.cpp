@@ -46,6 +46,15 @@ Result failure(std::string log, bool invalidOptions = false) {
   return r;
 }
 
+// A successful compile: the module as a compiled object (bitcode), with the log.
+Result compiledObject(const llvm::Module &m, std::string log) {
+  Result r;
+  r.success = true;
+  r.log = std::move(log);
+  r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(m));
+  return r;
+}
+
 Result executableFrom(llvm::Module &m, const BuildOptions &options, std::string log) {
   std::vector<KernelInfo> kernels;
   if (!finalizeExecutable(m, options, kernels, log))
@@ -156,13 +165,7 @@ Result compile(const std::string &source, const std::string &options,
     std::string log;
     auto m = compileSource(context, source, parsed, headers, log);
     buildPhaseDone("frontend");
-    if (!m)
-      return failure(std::move(log));
-    Result compiled;
-    compiled.success = true;
-    compiled.log = std::move(log);
-    compiled.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
-    return compiled;
+    return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
   });
   if (r.success && !diskKey.empty()) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
@@ -288,13 +291,7 @@ Result compileIL(const std::string &il, const std::string &options,
     std::string log;
     auto m = readSpirv(context, il, specConstants, log);
     buildPhaseDone("spirv");
-    if (!m)
-      return failure(std::move(log));
-    Result r;
-    r.success = true;
-    r.log = std::move(log);
-    r.binary = encodeBinary(BinaryKind::CompiledObject, {}, toBitcode(*m));
-    return r;
+    return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
   });
 }
 
