@@ -1,0 +1,330 @@
+// Resource exhaustion and faults (issue 14), met through the OpenCL API as an
+// application meets them: allocations that fail, hundreds of objects created and
+// released, a work-item that overflows its stack, accesses far outside a buffer, a
+// kernel that never ends. Each gets an error status (and a report on stderr), the
+// process and the context go on, and nothing accumulates. (Integer division by zero:
+// robustness_test.cpp.)
+#include <sys/resource.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cl_test.hpp"
+
+namespace fcltest {
+namespace {
+
+// What /proc/self/status and /proc/self/maps say about this process.
+struct ProcessUse {
+  long rssKiB = 0;
+  long vmKiB = 0;
+  long mappings = 0;
+  static ProcessUse now() {
+    ProcessUse u;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+      std::istringstream in(line);
+      std::string key;
+      in >> key;
+      if (key == "VmRSS:") in >> u.rssKiB;
+      if (key == "VmSize:") in >> u.vmKiB;
+    }
+    std::ifstream maps("/proc/self/maps");
+    for (std::string line; std::getline(maps, line);) ++u.mappings;
+    return u;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const ProcessUse& u) {
+  return os << "RSS " << u.rssKiB << " KiB, " << u.mappings << " mappings, VM " << u.vmKiB
+            << " KiB";
+}
+
+// Limits the process's address space (RLIMIT_AS) for one scope.
+class AddressSpaceLimit {
+ public:
+  explicit AddressSpaceLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_AS, &old_);
+    rlimit lim = old_;
+    lim.rlim_cur = bytes;
+    ok_ = setrlimit(RLIMIT_AS, &lim) == 0;
+  }
+  ~AddressSpaceLimit() { setrlimit(RLIMIT_AS, &old_); }
+  bool ok() const { return ok_; }
+
+ private:
+  rlimit old_{};
+  bool ok_ = false;
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+class Exhaustion : public CLTest {
+ protected:
+  void expectVecAddStillWorks() {
+    const size_t n = 4096;
+    std::vector<float> a(n), b(n);
+    for (size_t i = 0; i < n; ++i) {
+      a[i] = static_cast<float>(i);
+      b[i] = static_cast<float>(3 * i) + 0.25f;
+    }
+    cl_kernel k = kernelFrom(R"CLC(
+      __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
+        size_t i = get_global_id(0); c[i] = a[i] + b[i];
+      })CLC",
+                             "vecadd");
+    cl_mem da = bufferFrom(a), db = bufferFrom(b), dc = buffer(n * sizeof(float));
+    setArgs(k, da, db, dc);
+    run(k, {n}, {64});
+    std::vector<float> c = read<float>(dc, n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
+  }
+
+  // Runs `k` on `global` work-items and expects the command to fail with a report on
+  // stderr containing `said`: the event's status is an error, clFinish returns, and a
+  // wait on the event reports the failure. Returns what was printed.
+  std::string expectFailedCommand(cl_kernel k, size_t global, size_t local, const char* said) {
+    auto t0 = std::chrono::steady_clock::now();
+    Completion c = runReporting(k, {global}, {local});
+    std::cout << "[ INFO     ] command status " << c.status << " after " << secondsSince(t0)
+              << " s\n";
+    EXPECT_LT(c.status, 0) << "the command must fail\n" << c.stderrText;
+    EXPECT_NE(c.stderrText.find(said), std::string::npos)
+        << "expected a report with \"" << said << "\"; stderr:\n" << c.stderrText;
+    return c.stderrText;
+  }
+};
+
+// --- Allocations -----------------------------------------------------------------
+
+TEST_F(Exhaustion, BufferBeyondMaxAllocSizeIsInvalid) {
+  const cl_ulong maxAlloc = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  for (size_t size : {size_t(maxAlloc) + 1, size_t(maxAlloc) * 2, SIZE_MAX}) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, size, nullptr, &err);
+    EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err) << size << " bytes";
+    EXPECT_EQ(m, nullptr);
+    if (m) clReleaseMemObject(m);
+  }
+  expectVecAddStillWorks();
+}
+
+// An allocation within CL_DEVICE_MAX_MEM_ALLOC_SIZE that the host cannot provide (here
+// because the address space is limited) fails with an error code, not a crash; the
+// context keeps working once memory is back.
+TEST_F(Exhaustion, AllocationTheHostCannotProvideFails) {
+  const cl_ulong maxAlloc = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  const size_t big = size_t(1) << 30;
+  if (maxAlloc < big) GTEST_SKIP() << "CL_DEVICE_MAX_MEM_ALLOC_SIZE is below 1 GiB";
+  expectVecAddStillWorks();  // everything the context needs is in place before the limit
+  cl_int err = CL_SUCCESS;
+  cl_mem m = nullptr;
+  void* svm = nullptr;
+  {
+    AddressSpaceLimit limit(rlim_t(ProcessUse::now().vmKiB) * 1024 + (big / 4));
+    ASSERT_TRUE(limit.ok());
+    m = clCreateBuffer(context_, CL_MEM_READ_WRITE, big, nullptr, &err);
+    cl_device_svm_capabilities svmCaps = 0;
+    clGetDeviceInfo(device_, CL_DEVICE_SVM_CAPABILITIES, sizeof svmCaps, &svmCaps, nullptr);
+    if (svmCaps) svm = clSVMAlloc(context_, CL_MEM_READ_WRITE, big, 0);
+  }
+  std::cout << "[ INFO     ] clCreateBuffer(1 GiB) under a 256 MiB margin: " << errName(err)
+            << "\n";
+  if (isFiberCL()) {
+    // FiberCL allocates at creation; an implementation that defers allocation to first
+    // use may succeed here (and fail the first command using the buffer).
+    EXPECT_TRUE(err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY)
+        << errName(err);
+    EXPECT_EQ(m, nullptr);
+    EXPECT_EQ(svm, nullptr);
+  }
+  if (m) clReleaseMemObject(m);
+  if (svm) clSVMFree(context_, svm);
+  expectVecAddStillWorks();
+}
+
+// The reported maximum itself: a buffer of CL_DEVICE_MAX_MEM_ALLOC_SIZE is created
+// (FiberCL reports a quarter of the physical memory and commits pages lazily, so the
+// creation costs no resident memory) or refused with an error code, never a crash.
+TEST_F(Exhaustion, BufferOfTheMaxAllocSizeIsCreatedOrRefused) {
+  const cl_ulong maxAlloc = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  ProcessUse before = ProcessUse::now();
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, size_t(maxAlloc), nullptr, &err);
+  ProcessUse after = ProcessUse::now();
+  std::cout << "[ INFO     ] clCreateBuffer(" << maxAlloc << ") -> " << errName(err) << "; "
+            << before << " -> " << after << "\n";
+  EXPECT_TRUE(err == CL_SUCCESS || err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+              err == CL_OUT_OF_HOST_MEMORY)
+      << errName(err);
+  EXPECT_EQ(err == CL_SUCCESS, m != nullptr);
+  if (m) {
+    // Its last bytes are usable.
+    const cl_uint v = 0x5eed;
+    ASSERT_CL(clEnqueueWriteBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v, &v,
+                                   0, nullptr, nullptr));
+    cl_uint back = 0;
+    ASSERT_CL(clEnqueueReadBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v,
+                                  &back, 0, nullptr, nullptr));
+    EXPECT_EQ(back, v);
+    if (isFiberCL()) {
+      EXPECT_LT(after.rssKiB - before.rssKiB, 64 * 1024) << "the buffer is committed lazily";
+    }
+    clReleaseMemObject(m);
+  }
+  expectVecAddStillWorks();
+}
+
+// --- Objects created and released by the hundred ----------------------------------
+
+// One round: a program built from `src`, its kernel "fill", a 256 KiB buffer the kernel
+// writes, the event of the launch; checked, then all released.
+void createUseAndRelease(cl_context context, cl_device_id device, cl_command_queue queue,
+                         const std::string& src, cl_int v) {
+  const size_t n = 64 * 1024;
+  const char* text = src.c_str();
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clBuildProgram(p, 1, &device, "", nullptr, nullptr));
+  cl_kernel k = clCreateKernel(p, "fill", &err);
+  ASSERT_CL(err);
+  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, n * sizeof(cl_int), nullptr, &err);
+  ASSERT_CL(err);
+  ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
+  ASSERT_CL(clSetKernelArg(k, 1, sizeof v, &v));
+  cl_event e = nullptr;
+  ASSERT_CL(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
+  cl_int last = 0;
+  ASSERT_CL(clEnqueueReadBuffer(queue, m, CL_TRUE, (n - 1) * sizeof last, sizeof last, &last, 0,
+                                nullptr, nullptr));
+  ASSERT_EQ(last, v + int(n) - 1);
+  ASSERT_CL(clReleaseEvent(e));
+  ASSERT_CL(clReleaseMemObject(m));
+  ASSERT_CL(clReleaseKernel(k));
+  ASSERT_CL(clReleaseProgram(p));
+}
+
+const char* kFillSource = R"CLC(
+  __kernel void fill(__global int* out, int v) { out[get_global_id(0)] = v + (int)get_global_id(0); }
+)CLC";
+
+// The same program five hundred times (FiberCL compiles it once, and loads its machine
+// code into a JIT of its own for every program object).
+TEST_F(Exhaustion, HundredsOfProgramsKernelsAndBuffersDoNotAccumulate) {
+  SKIP_UNLESS_FIBERCL("FiberCL's resource use; PoCL takes about a second per build");
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 50; ++i)  // caches and pools fill
+    ASSERT_NO_FATAL_FAILURE(createUseAndRelease(context_, device_, queue_, kFillSource, i));
+  ProcessUse warm = ProcessUse::now();
+  const int rounds = 500;
+  for (int i = 0; i < rounds; ++i)
+    ASSERT_NO_FATAL_FAILURE(createUseAndRelease(context_, device_, queue_, kFillSource, i));
+  ProcessUse end = ProcessUse::now();
+  std::cout << "[ INFO     ] " << rounds << " programs, kernels, buffers and events in "
+            << secondsSince(t0) << " s; " << warm << " -> " << end << "\n";
+  // A program's machine code takes at least a page and a mapping, a buffer 256 KiB:
+  // either kept per round would be 500 mappings, or 2 MiB / 125 MiB.
+  EXPECT_LT(end.mappings - warm.mappings, 100) << warm << " -> " << end;
+  EXPECT_LT(end.rssKiB - warm.rssKiB, 16 * 1024) << warm << " -> " << end;
+  expectVecAddStillWorks();
+}
+
+// Programs that differ, each compiled from source (no build cache): what Clang and LLVM
+// allocate per build is given back.
+TEST_F(Exhaustion, FreshlyCompiledProgramsDoNotAccumulate) {
+  SKIP_UNLESS_FIBERCL("FiberCL's resource use; PoCL keeps a mapping per build");
+  ScopedEnv noCache{{"FIBERCL_CACHE", "0"}};
+  auto source = [](int i) {
+    return std::string(kFillSource) + "__kernel void other" + std::to_string(i) +
+           "(__global int* p) { p[0] = " + std::to_string(i) + "; }\n";
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 5; ++i)
+    ASSERT_NO_FATAL_FAILURE(createUseAndRelease(context_, device_, queue_, source(i), i));
+  ProcessUse warm = ProcessUse::now();
+  const int rounds = 20;
+  for (int i = 5; i < 5 + rounds; ++i)
+    ASSERT_NO_FATAL_FAILURE(createUseAndRelease(context_, device_, queue_, source(i), i));
+  ProcessUse end = ProcessUse::now();
+  std::cout << "[ INFO     ] " << rounds << " programs compiled in " << secondsSince(t0) << " s; "
+            << warm << " -> " << end << "\n";
+  // What a build allocates (Clang's compiler instance, LLVM modules), if any of it were
+  // kept, would add up over twenty builds.
+  EXPECT_LT(end.mappings - warm.mappings, 20) << warm << " -> " << end;
+  EXPECT_LT(end.rssKiB - warm.rssKiB, 16 * 1024) << warm << " -> " << end;
+}
+
+// --- Accesses far outside a buffer ------------------------------------------------
+
+TEST_F(Exhaustion, AccessFarOutsideABufferFailsTheCommand) {
+  SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void far(__global int* out, long offset, int load) {
+      size_t i = get_global_id(0);
+      if (i == 37) {
+        if (load) out[i] = ((__global volatile int*)out)[offset];
+        else ((__global volatile int*)out)[offset] = 2;
+      } else {
+        out[i] = 1;
+      }
+    })CLC",
+                           "far");
+  cl_mem out = buffer(256 * sizeof(cl_int));
+  // A tebibyte below the buffer (and above it): nothing is mapped there.
+  for (cl_long offset : {-(cl_long(1) << 38), cl_long(1) << 38})
+    for (cl_int load : {0, 1}) {
+      setArgs(k, out, offset, load);
+      std::string said = expectFailedCommand(k, 256, 64, "SIGSEGV");
+      EXPECT_NE(said.find("FiberCL: kernel 'far' crashed in work-group (0,0,0)"),
+                std::string::npos)
+          << said;
+    }
+  expectVecAddStillWorks();
+}
+
+// --- Kernels that never end: spin loops, loops without an exit -------------------
+
+// A wait on a flag nobody sets, read with a volatile load: a loop that may spin, run
+// under the scheduler, reported as a deadlock once nothing has changed for
+// FIBERCL_DEADLOCK_TIMEOUT seconds.
+TEST_F(Exhaustion, SpinOnAFlagNobodySetsIsReported) {
+  SKIP_UNLESS_FIBERCL("deadlock detection; other implementations hang");
+  ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "0.2"}};
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void wait_flag(__global volatile int* flag, __global int* out) {
+      while (flag[0] == 0) {}
+      out[get_global_id(0)] = 1;
+    })CLC",
+                           "wait_flag");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0}), out = buffer(16 * sizeof(cl_int));
+  setArgs(k, flag, out);
+  expectFailedCommand(k, 16, 4, "deadlock");
+  expectVecAddStillWorks();
+}
+
+// A loop without an exit from the start: the compiler takes it for a spin loop
+// (whatever it does, it is stuck), so the groups run under the scheduler, which reports
+// it as a deadlock.
+TEST_F(Exhaustion, EndlessLoopWithoutMemoryAccessIsReported) {
+  SKIP_UNLESS_FIBERCL("deadlock detection; other implementations hang");
+  ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "0.2"}};
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void forever(__global uint* out) {
+      uint x = (uint)get_global_id(0);
+      for (;;) x = x * 1664525u + 1013904223u;
+      out[get_global_id(0)] = x;
+    })CLC",
+                           "forever");
+  cl_mem out = buffer(16 * sizeof(cl_uint));
+  setArgs(k, out);
+  expectFailedCommand(k, 16, 4, "deadlock");
+  expectVecAddStillWorks();
+}
+
+}  // namespace
+}  // namespace fcltest
