@@ -33,6 +33,8 @@
 //     condition on the work-item's index changes (WorkItemRangeSplitPass: `if (lid <
 //     s)` runs only the active work-items, without masks) and declared parallel;
 //     those with loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
+//     Every function's frame is probed page by page, so that a work-item overflowing
+//     its stack hits the guard page below it.
 #include "pipeline.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -334,6 +336,11 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     // No reciprocal (square root) estimates, even under -cl-fast-relaxed-math: x86's
     // rcpps + one Newton step is 3 ulp, the relaxed bound for division is 2.5.
     f.addFnAttr("reciprocal-estimates", "none");
+    // A frame larger than a page (a big private array) touches its pages in order from
+    // the top: an overflow hits the guard page below the stack and is reported, instead
+    // of writing into whatever is mapped further down (another work-item's fiber stack,
+    // another thread's stack, the heap). Smaller frames pay nothing.
+    f.addFnAttr("probe-stack", "inline-asm");
   }
   runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, [](llvm::ModulePassManager &mpm) {
     mpm.addPass(llvm::AlwaysInlinerPass(true));

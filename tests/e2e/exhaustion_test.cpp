@@ -259,6 +259,59 @@ TEST_F(Exhaustion, FreshlyCompiledProgramsDoNotAccumulate) {
   EXPECT_LT(end.rssKiB - warm.rssKiB, 16 * 1024) << warm << " -> " << end;
 }
 
+// --- Work-item stack overflow ----------------------------------------------------
+
+// 16 MiB of private memory: more than any host thread's stack (8 MiB by default), so
+// whichever thread runs the group overflows. The indices come from memory: the array
+// cannot be taken apart, every access is a real store or load.
+const char* kDeepSource = R"CLC(
+  __kernel void deep(__global const int* idx, __global int* out) {
+    int a[1 << 22];
+    size_t i = get_global_id(0);
+    for (int k = 0; k < 4; ++k) a[idx[k]] = (int)i + k;
+    out[i] = a[idx[4]] + a[idx[5]];
+  })CLC";
+
+// 4 MiB with a barrier: on fibers (FIBERCL_BARRIERS=fibers), every work-item but the
+// first runs on a fiber stack of FIBERCL_STACK_SIZE (256 KiB by default).
+const char* kDeepBarrierSource = R"CLC(
+  __kernel void deepbar(__global const int* idx, __global int* out) {
+    int a[1 << 20];
+    size_t i = get_global_id(0);
+    a[idx[0]] = (int)i;
+    a[idx[1]] = 1;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[i] = a[idx[2]] + a[idx[3]];
+  })CLC";
+
+TEST_F(Exhaustion, WorkItemStackOverflowFailsTheCommand) {
+  SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
+  cl_kernel k = kernelFrom(kDeepSource, "deep");
+  // The middle first: 8 MiB below the frame's top, where another mapping may lie.
+  cl_mem idx = bufferFrom(std::vector<cl_int>{1 << 21, (1 << 22) - 1, 0, 12345, 0, 12345});
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(k, idx, out);
+  for (int attempt = 0; attempt < 3; ++attempt)  // on the pool's threads and on this one
+    expectFailedCommand(k, 64, 4, "stack overflow");
+  expectVecAddStillWorks();
+}
+
+TEST_F(Exhaustion, FiberStackOverflowFailsTheCommand) {
+  SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
+  cl_kernel k;
+  {
+    ScopedEnv fibers{{"FIBERCL_BARRIERS", "fibers"}};  // read when the program is built
+    k = kernelFrom(kDeepBarrierSource, "deepbar");
+  }
+  // 512 KiB below the frame's top first: another work-item's stack, without probes.
+  cl_mem idx = bufferFrom(std::vector<cl_int>{(1 << 20) - (1 << 17), 0, 0, (1 << 20) - 1});
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(k, idx, out);
+  for (int attempt = 0; attempt < 3; ++attempt)
+    expectFailedCommand(k, 64, 8, "stack overflow");
+  expectVecAddStillWorks();
+}
+
 // --- Accesses far outside a buffer ------------------------------------------------
 
 TEST_F(Exhaustion, AccessFarOutsideABufferFailsTheCommand) {
