@@ -35,6 +35,9 @@
 //     those with loops inside are vectorised with masks (MaskedWorkItemVectorizerPass).
 //     Every function's frame is probed page by page, so that a work-item overflowing
 //     its stack hits the guard page below it.
+//  7. EndlessLoopsPass, on the optimised code: a loop with no exit left (typically a
+//     wait on a plain load, which O3 reads once, before the loop) reports and fails the
+//     command when entered, instead of hanging it.
 #include "pipeline.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -352,6 +355,10 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     }));
     mpm.addPass(llvm::GlobalDCEPass());
   });
+  // 7. Loops O3 left without an exit (a wait on a hoisted plain load) report instead
+  //    of hanging.
+  runPasses(m, tm.get(), Then::Nothing,
+            [](llvm::ModulePassManager &mpm) { mpm.addPass(EndlessLoopsPass()); });
   defineGuardedMathFunctions(m, *tm);
   buildPhaseDone("optimise");
 

@@ -2,6 +2,7 @@
 // reported on stderr and turned into a failed command (the runner jumps back to its
 // recovery point); any other fault goes to the handler that was installed before ours.
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -183,6 +184,26 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
 } // namespace
 
 Runner *currentRunner() noexcept { return tlsRunner; }
+
+// A loop that can never end (the compiler's EndlessLoopsPass): the group would never
+// finish, nor the command. Reported, and the group abandoned like a faulting one.
+[[noreturn]] void endlessLoop(const char *where) noexcept {
+  Runner *r = tlsRunner;
+  const fcl_group_ctx *c = r ? r->group.ctx : nullptr;
+  std::fprintf(stderr,
+               "FiberCL: kernel '%s' in work-group (%llu,%llu,%llu) entered a loop that can "
+               "never exit%s%s%s, so the command could never complete: it fails. (A wait for "
+               "another work-group must re-read what that group writes: an atomic or "
+               "volatile load.)\n",
+               r ? r->kernelName : "?", c ? (unsigned long long)c->group_id[0] : 0ull,
+               c ? (unsigned long long)c->group_id[1] : 0ull,
+               c ? (unsigned long long)c->group_id[2] : 0ull, where && *where ? " (" : "",
+               where ? where : "", where && *where ? ")" : "");
+  if (!r || !r->inKernel)
+    std::abort(); // kernel code runs only under a runner
+  abortGroup(*r);
+}
+
 void setCurrentRunner(Runner *r) noexcept { tlsRunner = r; }
 
 void installFaultHandlers() {

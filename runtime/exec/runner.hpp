@@ -141,6 +141,10 @@ void setCurrentRunner(Runner *r) noexcept;
 // Process-wide fault handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL), installed once.
 void installFaultHandlers();
 
+// FIBERCL_HOST_ENDLESS_LOOP: reports the loop at `where` ("<source>:12" or "") and
+// abandons the calling runner's group. Never returns.
+[[noreturn]] void endlessLoop(const char *where) noexcept;
+
 // Jumps back to the runner's recovery point, abandoning the group. Never returns.
 [[noreturn]] void abortGroup(Runner &r) noexcept;
 

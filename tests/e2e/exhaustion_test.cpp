@@ -360,6 +360,29 @@ TEST_F(Exhaustion, SpinOnAFlagNobodySetsIsReported) {
   expectVecAddStillWorks();
 }
 
+// The same wait with a plain load: nothing in the loop writes memory, so LLVM reads the
+// flag once, before it, and the loop left has no exit. Entering it is reported at once.
+TEST_F(Exhaustion, WaitOnAPlainLoadIsReportedWhenEntered) {
+  SKIP_UNLESS_FIBERCL("endless loop report; other implementations hang");
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void wait_plain(__global int* flag, __global int* out) {
+      while (flag[0] == 0) {}
+      out[get_global_id(0)] = 1;
+    })CLC",
+                           "wait_plain");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0}), out = buffer(16 * sizeof(cl_int));
+  setArgs(k, flag, out);
+  std::string said = expectFailedCommand(k, 16, 4, "entered a loop that can never exit");
+  EXPECT_NE(said.find("FiberCL: kernel 'wait_plain' in work-group ("), std::string::npos) << said;
+  EXPECT_NE(said.find("(<source>:3)"), std::string::npos) << said;
+  // A flag that is set: the loop is never entered, the kernel runs.
+  cl_mem set = bufferFrom(std::vector<cl_int>{1});
+  setArgs(k, set, out);
+  run(k, {16}, {4});
+  EXPECT_EQ(read<cl_int>(out, 16), std::vector<cl_int>(16, 1));
+  expectVecAddStillWorks();
+}
+
 // A loop without an exit from the start: the compiler takes it for a spin loop
 // (whatever it does, it is stuck), so the groups run under the scheduler, which reports
 // it as a deadlock.

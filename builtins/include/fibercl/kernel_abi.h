@@ -115,6 +115,9 @@ typedef struct fcl_coop_view {
 /* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime
  * may suspend the work-group here and run another (site: see KernelInfo::sites). */
 #define FIBERCL_HOST_YIELD "__fibercl_host_yield"
+/* FIBERCL_HOST_ENDLESS_LOOP(where): the work-group entered a loop it can never leave
+ * ("<source>:12"); the runtime reports it and abandons the group (never returns). */
+#define FIBERCL_HOST_ENDLESS_LOOP "__fibercl_host_endless_loop"
 /* Bit of FIBERCL_HOST_YIELD's `site`: the yield point is inside a loop that may spin
  * (one whose exit depends on memory another group can write). A group that reaches
  * such a point again without having changed shared memory is waiting; at any other

@@ -104,6 +104,14 @@ llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
 // neither 0 nor (signed) -1: on x86 it may trap (SafeIntegerDivisionPass).
 bool mayTrapOnDivisor(const llvm::Instruction &i);
 
+// A loop without an exit whose calls are all pure (after O3: typically a wait on a
+// plain load that LLVM hoisted out of the loop) is replaced by a call of
+// FIBERCL_HOST_ENDLESS_LOOP("<source>:line"), which reports it and abandons the group
+// (endless_loops.cpp).
+struct EndlessLoopsPass : llvm::PassInfoMixin<EndlessLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // x86's div and idiv trap on a zero divisor and on MIN / -1, where OpenCL C only
 // leaves the result undefined (a GPU computes something and goes on). The divisor of
 // every integer division and remainder that may be one of those becomes 1 there:
