@@ -195,6 +195,8 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
       range.scheduling = schedulingFor(k);
       range.mayYield = info.mayBlock || info.cooperative ||
                        range.scheduling.deterministic || range.scheduling.occupancy != 0;
+    } else {
+      range.scheduling.kernelTimeoutSeconds = exec::Scheduling::kernelTimeoutFromEnvironment();
     }
     // The cooperative kernels model numbers active groups 0..M-1 in one dimension.
     check(info.cooperative && r.workDim != 1, CL_INVALID_WORK_DIMENSION,

@@ -54,6 +54,9 @@ options:
 const char *kUsageTail = R"(  --seed S            deterministic mode with seed S (exec only)
   --deadlock-timeout SECONDS
                       parallel mode: no progress for this long is a deadlock (10)
+  --kernel-timeout SECONDS
+                      a kernel launch running longer fails, its groups stopped (0:
+                      no limit, default)
   --trace FILE        write a Chrome trace (Perfetto opens it) of the schedule
   --report FILE       write deadlock reports as JSON
   --delegate NAME     also show the devices of the installed OpenCL platforms NAME
@@ -123,6 +126,7 @@ Options parse(int argc, char **argv, bool explore) {
       {"--occupancy", "FIBERCL_OCCUPANCY"}, {"--schedule", "FIBERCL_SCHEDULE"},
       {"--seed", "FIBERCL_SEED"},           {"--admission", "FIBERCL_ADMISSION"},
       {"--deadlock-timeout", "FIBERCL_DEADLOCK_TIMEOUT"},
+      {"--kernel-timeout", "FIBERCL_KERNEL_TIMEOUT"},
       {"--trace", "FIBERCL_TRACE"},         {"--report", "FIBERCL_REPORT"},
       {"--delegate", "FIBERCL_DELEGATE"}};
   int i = 2;

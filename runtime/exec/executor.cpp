@@ -13,6 +13,7 @@
 #include "runtime/exec/device_slots.hpp"
 #include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/kernel_timeout.hpp"
 #include "runtime/exec/runner.hpp"
 #include "runtime/exec/trace_log.hpp"
 #include "runtime/exec/yield_launch.hpp"
@@ -75,9 +76,15 @@ struct Executor::Impl {
   std::vector<std::unique_ptr<Runner>> workerRunners;
   std::vector<std::unique_ptr<Runner>> idleHelperRunners; // guarded by m
   std::vector<std::thread> workers;
+  std::atomic<uint64_t> launches{0}; // Job::serial
+  // FIBERCL_KERNEL_TIMEOUT; knows every runner (they live as long as the executor,
+  // but the ones of launches beside a cooperative kernel).
+  KernelWatchdog watchdog{[this](Job &job, uint64_t units) { complete(job, units); }};
 
   std::unique_ptr<Runner> newRunner() {
-    return std::make_unique<Runner>(stackSize, &stacksCreated, &fiberGroups);
+    auto r = std::make_unique<Runner>(stackSize, &stacksCreated, &fiberGroups);
+    watchdog.addRunner(r.get());
+    return r;
   }
 
   // Under m: the first queued job that still has units, dropping exhausted ones.
@@ -198,6 +205,7 @@ struct Executor::Impl {
     }
     std::thread([this, job] {
                               Runner runner(stackSize, &stacksCreated, &fiberGroups);
+                              watchdog.addRunner(&runner);
                               setCurrentRunner(&runner);
                               runner.alt.install();
                               uint32_t held = 0;
@@ -214,6 +222,7 @@ struct Executor::Impl {
                               slots.release(held);
                               runner.alt.uninstall();
                               setCurrentRunner(nullptr);
+                              watchdog.removeRunner(&runner);
                               std::lock_guard<std::mutex> lk(besideM);
                               if (--besideRunning == 0)
                                 besideCv.notify_all();
@@ -294,6 +303,7 @@ void Executor::runNDRange(NDRange range, Done done) {
   auto job = std::make_shared<Job>();
   job->range = std::move(range);
   job->done = std::move(done);
+  job->serial = ++impl_->launches;
   prepareNDRange(*job, impl_->threads + 1);
   if (job->total == 0 || job->range.entry == nullptr) {
     // Nothing to run (a zero-sized NDRange is a no-op).
@@ -314,6 +324,7 @@ void Executor::runNDRange(NDRange range, Done done) {
       job->yield->tracePid = impl_->traces.reserve(job->range.scheduling.tracePath);
     }
   }
+  impl_->watchdog.watch(job);
   if (!job->range.cooperative && impl_->slots.coopRunning()) {
     impl_->runBeside(std::move(job)); // multitasking (device_slots.hpp)
     return;

@@ -21,8 +21,8 @@ namespace fibercl::exec {
 
 // How the work-groups of one launch are scheduled (DESIGN.md, "Execution model").
 // Defaults come from the environment (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE,
-// FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_TRACE,
-// FIBERCL_REPORT); clSetKernelExecInfo may override them per launch.
+// FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_KERNEL_TIMEOUT,
+// FIBERCL_TRACE, FIBERCL_REPORT); clSetKernelExecInfo may override them per launch.
 struct Scheduling {
   using Policy = SchedulePolicy;         // named in scheduling_names.hpp
   using Admission = AdmissionOrder;
@@ -32,10 +32,19 @@ struct Scheduling {
   bool deterministic = false;           // one worker, every decision from the seed
   uint64_t seed = 0;
   double deadlockTimeoutSeconds = 10;   // parallel mode: no progress for this long
+  // FIBERCL_KERNEL_TIMEOUT: the launch fails, and its running groups are stopped, this
+  // long after its first group started (kernel_timeout.hpp); 0 = no limit. The default
+  // is ten minutes: far beyond any single launch of the suites and applications we run
+  // (seconds at most), so a loop that never ends fails its command instead of hanging
+  // the application forever.
+  static constexpr double kDefaultKernelTimeoutSeconds = 600;
+  double kernelTimeoutSeconds = kDefaultKernelTimeoutSeconds;
   std::string tracePath;                // Chrome trace-event JSON, "" = none
   std::string reportPath;               // deadlock report as JSON, "" = none
 
   static Scheduling fromEnvironment();  // the defaults, read from FIBERCL_*
+  // FIBERCL_KERNEL_TIMEOUT alone (read at every launch, scheduled or not).
+  static double kernelTimeoutFromEnvironment();
   // The names FIBERCL_SCHEDULE / FIBERCL_ADMISSION take and reports print.
   static const char *nameOf(Policy p) noexcept { return nameIn(kSchedulePolicies, p); }
   static const char *nameOf(Admission a) noexcept { return nameIn(kAdmissionOrders, a); }

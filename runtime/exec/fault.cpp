@@ -1,15 +1,18 @@
 // Kernel faults: SIGSEGV/SIGBUS/SIGFPE/SIGILL raised while a work-group runs are
 // reported on stderr and turned into a failed command (the runner jumps back to its
 // recovery point); any other fault goes to the handler that was installed before ours.
+// The kernel watchdog's stop signal (kernel_timeout.hpp) leaves a group the same way.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <mutex>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "runtime/exec/kernel_timeout.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace fibercl::exec {
@@ -136,6 +139,22 @@ private:
 // Where a thread whose kernel faulted resumes after the signal handler returned.
 [[noreturn]] void abandonFaultedGroup(Runner *r) noexcept { abortGroup(*r); }
 
+// Makes the interrupted context resume in abandonFaultedGroup(r). A handler leaves by
+// returning -- not by jumping out -- so the kernel restores the signal mask and
+// sanitizers see the handler end (TSan would otherwise take every later allocation on
+// this thread for one inside a handler). The interrupted stack may be the one that
+// overflowed: the call runs on the top of the alternate stack, free again once the
+// handler has returned.
+void resumeInAbandon(Runner *r, void *ucv) noexcept {
+  auto *uc = static_cast<ucontext_t *>(ucv);
+  uintptr_t top = r->alt.top() ? reinterpret_cast<uintptr_t>(r->alt.top())
+                               : uintptr_t(uc->uc_mcontext.gregs[REG_RSP]) - 4096;
+  uintptr_t sp = (top & ~uintptr_t(15)) - 8; // as just after a call instruction
+  uc->uc_mcontext.gregs[REG_RSP] = greg_t(sp);
+  uc->uc_mcontext.gregs[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(&abandonFaultedGroup));
+  uc->uc_mcontext.gregs[REG_RDI] = greg_t(reinterpret_cast<uintptr_t>(r));
+}
+
 void onFault(int sig, siginfo_t *info, void *ucv) {
   Runner *r = tlsRunner;
   if (!r || !r->inKernel) {
@@ -166,22 +185,73 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
     (msg << " at address ").hex(uintptr_t(addr));
   msg << ")\n";
   msg.writeTo(STDERR_FILENO);
-  // Leave the handler by returning from it -- into abandonFaultedGroup, made the
-  // interrupted context's next call -- rather than by jumping out of it: the kernel
-  // then restores the signal mask, and sanitizers see the handler end (TSan would
-  // otherwise take every later allocation on this thread for one inside a handler).
-  // The faulting stack may be the one that overflowed: the call runs on the top of
-  // the alternate stack, free again once the handler has returned.
-  auto *uc = static_cast<ucontext_t *>(ucv);
-  uintptr_t top = r->alt.top() ? reinterpret_cast<uintptr_t>(r->alt.top())
-                               : uintptr_t(uc->uc_mcontext.gregs[REG_RSP]) - 4096;
-  uintptr_t sp = (top & ~uintptr_t(15)) - 8; // as just after a call instruction
-  uc->uc_mcontext.gregs[REG_RSP] = greg_t(sp);
-  uc->uc_mcontext.gregs[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(&abandonFaultedGroup));
-  uc->uc_mcontext.gregs[REG_RDI] = greg_t(reinterpret_cast<uintptr_t>(r));
+  resumeInAbandon(r, ucv);
+}
+
+// The kernel watchdog's stop signal (kernel_timeout.hpp).
+struct sigaction &previousStop() {
+  static struct sigaction old;
+  return old;
+}
+
+// Is the interrupted thread in JIT-compiled code (in no loaded object)? There, and
+// only there, no lock of a host function (FiberCL's, the C library's) can be held.
+bool inJitCode(const void *ucv) noexcept {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+  auto *uc = static_cast<const ucontext_t *>(ucv);
+  auto *pc = reinterpret_cast<void *>(uc->uc_mcontext.gregs[REG_RIP]);
+  dl_find_object found; // _dl_find_object is async-signal-safe (glibc's manual)
+  return _dl_find_object(pc, &found) != 0;
+#else
+  (void)ucv;
+  return false; // cannot tell: running groups are never stopped
+#endif
+}
+
+void onStop(int sig, siginfo_t *info, void *ucv) {
+  Runner *r = tlsRunner;
+  uint64_t launch = r ? r->launch.load(std::memory_order_relaxed) : 0;
+  if (!launch || r->stopLaunch.load(std::memory_order_relaxed) != launch) {
+    const struct sigaction &old = previousStop();
+    if (old.sa_flags & SA_SIGINFO) {
+      if (old.sa_sigaction)
+        old.sa_sigaction(sig, info, ucv);
+    } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+      old.sa_handler(sig);
+    }
+    return;
+  }
+  // Between groups, in the scheduler, or in a library the kernel called: the watchdog
+  // signals again.
+  if (!r->inKernel || !inJitCode(ucv))
+    return;
+  r->inKernel = 0;
+  const fcl_group_ctx *c = r->group.ctx;
+  uint64_t gid[3] = {0, 0, 0};
+  if (c)
+    std::memcpy(gid, c->group_id, sizeof gid);
+  SignalSafeText msg;
+  msg << "FiberCL: kernel '" << r->kernelName << "': work-group (" << gid[0] << "," << gid[1]
+      << "," << gid[2] << ") stopped\n";
+  msg.writeTo(STDERR_FILENO);
+  resumeInAbandon(r, ucv);
 }
 
 } // namespace
+
+int stopSignal() noexcept { return SIGURG; }
+
+void installStopHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = &onStop;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(stopSignal(), &sa, &previousStop());
+  });
+}
 
 Runner *currentRunner() noexcept { return tlsRunner; }
 

@@ -54,6 +54,7 @@ namespace {
 
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   const NDRange &R = job.range;
+  ActiveLaunch active(r, job.serial);
   fcl_group_ctx ctx;
   for (unsigned d = 0; d < 3; ++d) {
     ctx.global_offset[d] = R.globalOffset[d];

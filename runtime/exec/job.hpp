@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,15 +34,22 @@ struct Job {
   std::atomic<uint64_t> completed{0};
   std::atomic<int32_t> status{kComplete};
   std::atomic<bool> begun{false};
+  uint64_t serial = 0;              // NDRange jobs: unique in the process (Runner::launch)
+  std::atomic<int64_t> beganNs{0};  // steady clock, when begun (the kernel time limit)
 
   // NDRange::started, once. Moved out first: what it holds (a reference to the
   // command's event) is let go right after the call, on this runner's thread.
   void begin() {
-    if (!isHost && !begun.exchange(true, std::memory_order_acq_rel)) {
-      std::function<void()> started = std::move(range.started);
-      if (started)
-        started();
-    }
+    if (isHost || begun.load(std::memory_order_acquire) ||
+        begun.exchange(true, std::memory_order_acq_rel))
+      return;
+    beganNs.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count(),
+                  std::memory_order_release);
+    std::function<void()> started = std::move(range.started);
+    if (started)
+      started();
   }
 
   bool exhausted() const { return next.load(std::memory_order_relaxed) >= total; }

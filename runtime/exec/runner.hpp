@@ -3,11 +3,14 @@
 // fiber state of the group it runs, and the recovery point faults jump back to.
 #pragma once
 
+#include <pthread.h>
+
 #include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <boost/context/detail/fcontext.hpp>
@@ -124,6 +127,14 @@ struct Runner {
   [[no_unique_address]] SanFibers san;
   SanFiber *recoverFiber = nullptr;
   const char *kernelName = "";
+  // The launch whose work-groups this runner is running (Job::serial, 0: none), the
+  // thread it runs them on, and the launch the kernel watchdog asked to stop
+  // (kernel_timeout.hpp). launchM orders the end of a launch here before the
+  // watchdog's look at `launch` and its signal to `thread`.
+  std::atomic<uint64_t> launch{0};
+  std::atomic<uint64_t> stopLaunch{0};
+  pthread_t thread{};
+  std::mutex launchM;
   // The launch's NDRange::describeSite ("<source>:12 (barrier)"), for reports; may be
   // null or empty.
   const std::function<std::string(uint32_t)> *describeSite = nullptr;
@@ -133,6 +144,25 @@ private:
   uint64_t localCap_ = 0;
 };
 
+// Marks `r` as running work-groups of launch `serial` on the calling thread, for the
+// kernel watchdog (kernel_timeout.hpp), while it lives.
+class ActiveLaunch {
+public:
+  ActiveLaunch(Runner &r, uint64_t serial) noexcept : r_(r) {
+    r.thread = pthread_self();
+    r.launch.store(serial, std::memory_order_release);
+  }
+  ~ActiveLaunch() {
+    std::lock_guard<std::mutex> lk(r_.launchM);
+    r_.launch.store(0, std::memory_order_release);
+  }
+  ActiveLaunch(const ActiveLaunch &) = delete;
+  ActiveLaunch &operator=(const ActiveLaunch &) = delete;
+
+private:
+  Runner &r_;
+};
+
 // The runner of the calling thread, or nullptr (initial-exec TLS: readable from a
 // signal handler without allocating).
 Runner *currentRunner() noexcept;
@@ -140,6 +170,8 @@ void setCurrentRunner(Runner *r) noexcept;
 
 // Process-wide fault handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL), installed once.
 void installFaultHandlers();
+// The handler of stopSignal() (kernel_timeout.hpp), installed once.
+void installStopHandler();
 
 // FIBERCL_HOST_ENDLESS_LOOP: reports the loop at `where` ("<source>:12" or "") and
 // abandons the calling runner's group. Never returns.

@@ -36,6 +36,18 @@ void parseName(const char *var, const char *v, const NamedValue<E> (&table)[N], 
 
 } // namespace
 
+double Scheduling::kernelTimeoutFromEnvironment() {
+  const char *v = std::getenv("FIBERCL_KERNEL_TIMEOUT");
+  if (!v)
+    return kDefaultKernelTimeoutSeconds;
+  char *end = nullptr;
+  double d = std::strtod(v, &end);
+  if (end != v && !*end && d >= 0 && d < 1e9)
+    return d;
+  warn("FIBERCL_KERNEL_TIMEOUT", v, "a number of seconds, 0 = no limit");
+  return kDefaultKernelTimeoutSeconds;
+}
+
 Scheduling Scheduling::fromEnvironment() {
   Scheduling s;
   if (const char *v = std::getenv("FIBERCL_OCCUPANCY")) {
@@ -66,6 +78,7 @@ Scheduling Scheduling::fromEnvironment() {
     else
       warn("FIBERCL_DEADLOCK_TIMEOUT", v, "a positive number of seconds");
   }
+  s.kernelTimeoutSeconds = kernelTimeoutFromEnvironment();
   if (const char *v = std::getenv("FIBERCL_TRACE"))
     s.tracePath = v;
   if (const char *v = std::getenv("FIBERCL_REPORT"))

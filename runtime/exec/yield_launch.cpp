@@ -496,6 +496,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     sh.runners.fetch_sub(1, std::memory_order_acq_rel);
     return;
   }
+  ActiveLaunch active(r, job.serial);
   LocalSched L;
   L.runner = &r;
   L.worker = sh.workerIds.fetch_add(1);

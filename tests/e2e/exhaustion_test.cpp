@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -399,6 +400,145 @@ TEST_F(Exhaustion, EndlessLoopWithoutMemoryAccessIsReported) {
   cl_mem out = buffer(16 * sizeof(cl_uint));
   setArgs(k, out);
   expectFailedCommand(k, 16, 4, "deadlock");
+  expectVecAddStillWorks();
+}
+
+// --- Kernels that never end: the kernel time limit ---------------------------------
+
+// A loop whose exit depends only on the work-item's own data, and never comes: the
+// Collatz iteration from 0 stays at 0. Nothing tells it from a long computation but
+// the clock: FIBERCL_KERNEL_TIMEOUT (read at each launch). Work-group 5 never ends;
+// the command fails, the group is stopped wherever it runs (a pool thread or the thread
+// in clFinish), and the kernel still runs on data that ends.
+const char* kCollatzSource = R"CLC(
+  __kernel void collatz(__global const uint* start, __global uint* steps, __global int* flag) {
+    uint x = start[get_global_id(0)], n = 0;
+    while (x != 1) { x = (x & 1) ? 3 * x + 1 : x / 2; ++n; }
+    steps[get_global_id(0)] = n;
+    VARIANT
+  })CLC";
+
+const char* kWaitForGroup7 = R"CLC(
+    if (get_group_id(0) == 7) atomic_xchg((volatile __global int*)flag, 1);
+    if (get_group_id(0) == 6) while (atomic_add((volatile __global int*)flag, 0) == 0) {})CLC";
+
+struct EndlessVariant {
+  const char* name;
+  const char* code;      // replaces VARIANT
+  const char* options;   // build options
+  const char* env;       // FIBERCL_* variable set for the build and the launch, or ""
+  const char* envValue;
+};
+
+class EndlessComputation : public Exhaustion, public testing::WithParamInterface<EndlessVariant> {};
+
+TEST_P(EndlessComputation, IsStoppedByTheKernelTimeout) {
+  SKIP_UNLESS_FIBERCL("kernel timeout; other implementations hang");
+  const EndlessVariant& v = GetParam();
+  ScopedEnv timeout{{"FIBERCL_KERNEL_TIMEOUT", "0.5"}};
+  std::unique_ptr<ScopedEnv> env;
+  if (*v.env) env.reset(new ScopedEnv{{v.env, v.envValue}});
+  std::string src = kCollatzSource;
+  src.replace(src.find("VARIANT"), 7, v.code);
+  cl_kernel k = kernelFrom(src, "collatz", v.options);
+  std::vector<cl_uint> start(64);
+  for (size_t i = 0; i < start.size(); ++i) start[i] = cl_uint(i + 1);
+  start[5 * 8 + 3] = 0;  // group 5
+  cl_mem s = bufferFrom(start), steps = buffer(start.size() * sizeof(cl_uint));
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0});
+  setArgs(k, s, steps, flag);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string said = expectFailedCommand(k, start.size(), 8, "FIBERCL_KERNEL_TIMEOUT=0.5");
+  EXPECT_NE(said.find("FiberCL: kernel 'collatz': work-group (5,0,0) stopped"), std::string::npos)
+      << said;
+  EXPECT_LT(secondsSince(t0), 10.0) << "the limit is half a second";
+  // The same kernel on data that ends: it runs, under the same limit.
+  start[5 * 8 + 3] = 27;
+  write(s, start);
+  write(flag, std::vector<cl_int>{0});
+  Completion ok = runReporting(k, {start.size()}, {8});
+  EXPECT_EQ(ok.status, CL_COMPLETE) << ok.stderrText;
+  EXPECT_EQ(read<cl_uint>(steps, 64)[5 * 8 + 3], 111u);
+  expectVecAddStillWorks();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Exhaustion, EndlessComputation,
+    testing::Values(
+        EndlessVariant{"GroupsRunToCompletion", "", "", "", ""},
+        EndlessVariant{"WithBarrierRegions", "barrier(CLK_GLOBAL_MEM_FENCE);", "", "", ""},
+        EndlessVariant{"WithBarriersOnFibers", "barrier(CLK_GLOBAL_MEM_FENCE);", "",
+                       "FIBERCL_BARRIERS", "fibers"},
+        // Group 6 waits for group 7: the groups run under the scheduler.
+        EndlessVariant{"Scheduled", kWaitForGroup7, "", "", ""},
+        EndlessVariant{"ScheduledDeterministically", kWaitForGroup7, "", "FIBERCL_SEED", "7"}),
+    [](const testing::TestParamInfo<EndlessVariant>& info) { return info.param.name; });
+
+// --- Nothing accumulates over failures --------------------------------------------
+
+// Every kind of failed command above, a dozen times over: the stacks, local memory and
+// fibers of abandoned groups are reused, not leaked, and the context keeps working.
+TEST_F(Exhaustion, RepeatedFailuresLeakNothing) {
+  SKIP_UNLESS_FIBERCL("fault isolation; other implementations crash or hang");
+  ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "0.05"}, {"FIBERCL_KERNEL_TIMEOUT", "0.05"}};
+  cl_kernel overflow;
+  {
+    ScopedEnv fibers{{"FIBERCL_BARRIERS", "fibers"}};
+    overflow = kernelFrom(kDeepBarrierSource, "deepbar");
+  }
+  cl_mem idx = bufferFrom(std::vector<cl_int>{(1 << 20) - (1 << 17), 0, 0, (1 << 20) - 1});
+  cl_mem out = buffer(256 * sizeof(cl_int));
+  setArgs(overflow, idx, out);
+  cl_kernel plain = kernelFrom(R"CLC(
+    __kernel void wait_plain(__global int* flag, __global int* out) {
+      __local int l[1024];
+      l[get_local_id(0)] = flag[1];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      while (flag[0] == 0) {}
+      out[get_global_id(0)] = l[0];
+    })CLC",
+                               "wait_plain");
+  cl_kernel spin = kernelFrom(R"CLC(
+    __kernel void wait_flag(__global volatile int* flag, __global int* out) {
+      while (flag[0] == 0) {}
+      out[get_global_id(0)] = 1;
+    })CLC",
+                              "wait_flag");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0, 0});
+  setArgs(plain, flag, out);
+  setArgs(spin, flag, out);
+  cl_kernel collatz = kernelFrom(R"CLC(
+    __kernel void collatz(__global const uint* start, __global uint* steps) {
+      uint x = start[get_global_id(0)], n = 0;
+      while (x != 1) { x = (x & 1) ? 3 * x + 1 : x / 2; ++n; }
+      steps[get_global_id(0)] = n;
+    })CLC",
+                                 "collatz");
+  cl_mem zeros = bufferFrom(std::vector<cl_uint>(64, 0));
+  setArgs(collatz, zeros, out);
+
+  auto round = [&] {
+    for (cl_kernel k : {overflow, plain, spin, collatz}) {
+      Completion c = runReporting(k, {64}, {8});
+      ASSERT_LT(c.status, 0) << c.stderrText;
+    }
+  };
+  auto stacks = [&] { return deviceInfo<cl_ulong>(device_, CL_DEVICE_STACKS_CREATED_FIBERCL); };
+  for (int i = 0; i < 2; ++i) ASSERT_NO_FATAL_FAILURE(round());
+  ProcessUse warm = ProcessUse::now();
+  cl_ulong stacksWarm = stacks();
+  auto t0 = std::chrono::steady_clock::now();
+  const int rounds = 12;
+  for (int i = 0; i < rounds; ++i) ASSERT_NO_FATAL_FAILURE(round());
+  ProcessUse end = ProcessUse::now();
+  std::cout << "[ INFO     ] " << rounds * 4 << " failed commands in " << secondsSince(t0)
+            << " s; " << warm << " -> " << end << "; fiber stacks created "
+            << stacks() - stacksWarm << "\n";
+  // Each overflowing group holds 7 fiber stacks (two mappings each): leaked, they would
+  // be 84 stacks and 168 mappings.
+  EXPECT_LT(stacks() - stacksWarm, 40u);
+  EXPECT_LT(end.mappings - warm.mappings, 40) << warm << " -> " << end;
+  EXPECT_LT(end.rssKiB - warm.rssKiB, 32 * 1024) << warm << " -> " << end;
   expectVecAddStillWorks();
 }
 

@@ -404,6 +404,25 @@ TEST(YieldEnvironment, ParsesAndWarns) {
   EXPECT_NE(err.find("FIBERCL_SCHEDULE=bogus"), std::string::npos);
 }
 
+// The kernel time limit is on unless the user turns it off: unset or invalid, the
+// default (ten minutes); "0", none.
+TEST(YieldEnvironment, KernelTimeoutDefaultsToTenMinutes) {
+  unsetenv("FIBERCL_KERNEL_TIMEOUT");
+  EXPECT_EQ(Scheduling::kernelTimeoutFromEnvironment(), 600.0);
+  EXPECT_EQ(Scheduling::fromEnvironment().kernelTimeoutSeconds, 600.0);
+  setenv("FIBERCL_KERNEL_TIMEOUT", "0", 1);
+  EXPECT_EQ(Scheduling::kernelTimeoutFromEnvironment(), 0.0);
+  setenv("FIBERCL_KERNEL_TIMEOUT", "2.5", 1);
+  EXPECT_EQ(Scheduling::fromEnvironment().kernelTimeoutSeconds, 2.5);
+  setenv("FIBERCL_KERNEL_TIMEOUT", "soon", 1);
+  testing::internal::CaptureStderr();
+  double bad = Scheduling::kernelTimeoutFromEnvironment();
+  std::string err = testing::internal::GetCapturedStderr();
+  unsetenv("FIBERCL_KERNEL_TIMEOUT");
+  EXPECT_EQ(bad, 600.0);
+  EXPECT_NE(err.find("FIBERCL_KERNEL_TIMEOUT=soon"), std::string::npos);
+}
+
 // Measurements (printed, not asserted).
 void switcher(void **args, fcl_group_ctx *c) {
   uint64_t n = *static_cast<uint64_t *>(args[0]);
