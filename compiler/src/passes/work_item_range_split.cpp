@@ -203,10 +203,10 @@ void giveOwnLoopID(llvm::Loop &loop) {
   loop.setLoopID(fresh);
 }
 
-//   P (the preheader) --split.at == start-----------------------------\
+//   P (the preheader) --split.at == start-----------------------------+
 //     \-> pre-loop [start, split.at), condition == trueFirst            |
 //           -> split.pre.exit ----------------------------------------> split.mid
-//   split.mid --split.at == trip--> split.rest.skip ----------------\
+//   split.mid --split.at == trip--> split.rest.skip ----------------+
 //     \-> the loop [split.at, trip), condition == !trueFirst          |
 //           -> its exit block (LCSSA phis) ------------------------> split.after
 void split(Candidate &c, llvm::LoopInfo &li, llvm::DominatorTree &dt) {

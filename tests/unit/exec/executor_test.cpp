@@ -569,60 +569,6 @@ TEST_P(ExecutorTest, ZeroSizedRangeCompletes) {
   EXPECT_EQ(run(ex, range1D(wgLoopIncrement, args, 0, 1)), 0);
 }
 
-// --- Measurements (printed, not asserted) ------------------------------------------
-
-void wgEmpty(void **, fcl_group_ctx *) {}
-
-TEST_P(ExecutorTest, MeasureEmptyLaunchLatency) {
-  constexpr int kIters = 10000;
-  std::vector<double> ns(kIters);
-  for (int i = 0; i < kIters; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    std::atomic<int> fin{0};
-    ex.runNDRange(range1D(wgEmpty, nullptr, 1, 1), [&](int32_t) { fin.store(1); });
-    ex.helpUntil([&] { return fin.load() != 0; });
-    auto t1 = std::chrono::steady_clock::now();
-    ns[i] = std::chrono::duration<double, std::nano>(t1 - t0).count();
-  }
-  std::sort(ns.begin(), ns.end());
-  std::printf("[ measure  ] %u worker(s): enqueue + helpUntil of an empty 1-group kernel: "
-              "median %.0f ns, p90 %.0f ns\n",
-              GetParam(), ns[kIters / 2], ns[kIters * 9 / 10]);
-}
-
-struct BarrierBench {
-  int barriers;
-};
-
-void itemBarrierLoop(void **args, fcl_group_ctx *c, fcl_u32, fcl_u32, fcl_u32) {
-  int n = static_cast<BarrierBench *>(args[0])->barriers;
-  for (int i = 0; i < n; ++i)
-    __fibercl_host_barrier(c, 1, 0);
-}
-
-void wgBarrierLoop(void **args, fcl_group_ctx *c) {
-  __fibercl_host_run_items(c, itemBarrierLoop, args);
-}
-
-TEST_P(ExecutorTest, MeasureBarrierCost) {
-  BarrierBench b{100};
-  void *args[] = {&b};
-  // Warm up: create and touch the stacks of every runner.
-  EXPECT_EQ(run(ex, range1D(wgBarrierLoop, args, 256 * 8, 256)), 0);
-  // One group at a time, so the figure is the cost on one thread.
-  std::vector<double> ns;
-  for (int i = 0; i < 30; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    EXPECT_EQ(run(ex, range1D(wgBarrierLoop, args, 256, 256)), 0);
-    auto t1 = std::chrono::steady_clock::now();
-    ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / (256 * 100));
-  }
-  std::sort(ns.begin(), ns.end());
-  std::printf("[ measure  ] %u worker(s): one 256-item group, 100 barriers: %.2f ns per "
-              "work-item per barrier (best %.2f)\n",
-              GetParam(), ns[ns.size() / 2], ns[0]);
-}
-
 TEST_P(ExecutorTest, SeveralHostThreadsHelpAtOnce) {
   auto client = [&](int seed) {
     for (int iter = 0; iter < 50; ++iter) {
