@@ -116,6 +116,8 @@ void YieldShared::arrive(YieldGroup &y) noexcept {
     return;
   y.arrived = true;
   y.slot = waveArrived.fetch_add(1, std::memory_order_acq_rel);
+  if (y.local && y.slot < y.local->ring.size())
+    y.local->ring[y.slot] = &y;
   inRing[y.slot].store(y.finished ? 0 : 1, std::memory_order_release);
   if (y.slot + 1 == waveSize) { // the last to arrive opens the gate
     passTurn(waveSize - 1);
@@ -345,6 +347,8 @@ void release(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
 }
 
 void removeLocal(LocalSched &L, YieldGroup *y) noexcept {
+  if (y->inWave && y->arrived && y->slot < L.ring.size() && L.ring[y->slot] == y)
+    L.ring[y->slot] = nullptr;
   for (size_t i = 0; i < L.groups.size(); ++i)
     if (L.groups[i] == y) {
       L.groups.erase(L.groups.begin() + i);
@@ -458,11 +462,11 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
   }
   if (!sh.ringDone.load(std::memory_order_acquire)) {
     uint64_t t = sh.turn.load(std::memory_order_acquire);
-    for (YieldGroup *g : L.groups)
-      if (g->start == StartPhase::Lockstep && g->slot == t) {
-        ringStep = true;
-        return g;
-      }
+    YieldGroup *g = t < L.ring.size() ? L.ring[t] : nullptr;
+    if (g && g->start == StartPhase::Lockstep) {
+      ringStep = true;
+      return g;
+    }
     checkTheStartMoves(sh, L); // this worker's groups past the start run meanwhile
   }
   if (admitFirst || L.groups.empty()) {
@@ -500,6 +504,11 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
   LocalSched L;
   L.runner = &r;
   L.worker = sh.workerIds.fetch_add(1);
+  try {
+    L.ring.assign(sh.waveSize, nullptr); // at most kUnboundedWave entries
+  } catch (...) {
+    std::abort();
+  }
   uint64_t done = 0; // groups finished or abandoned here
   auto finishOne = [&](uint64_t n) {
     if (n == 0)

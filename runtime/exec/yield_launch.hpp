@@ -118,6 +118,9 @@ struct LocalSched {
   std::vector<YieldGroup *> groups;
   std::vector<YieldGroup *> spare; // finished groups' objects, reused
   std::vector<YieldGroup *> runnable; // scratch: groups not held at the gate
+  // This worker's wave groups by ring slot (null: not here or gone): whose turn it is
+  // is found without scanning `groups`, which grows while the ring lasts.
+  std::vector<YieldGroup *> ring;
   uint64_t startSeen = ~0ull;         // arrivals and turn last seen while waiting
   int64_t startSeenNs = 0;            // ... and since when
   uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
