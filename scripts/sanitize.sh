@@ -24,8 +24,10 @@ asan_flags="-fsanitize=address -fno-omit-frame-pointer"
 ubsan_flags="-fsanitize=undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 use_asan() {
   runtime="$(gcc -print-file-name=libasan.so)"
-  # FiberCL's own SIGSEGV handler stays (faulting kernels are reported, not fatal).
-  export ASAN_OPTIONS="allow_user_segv_handler=1:detect_leaks=${FIBERCL_LEAKS:-1}:abort_on_error=0:detect_odr_violation=0"
+  # FiberCL's own SIGSEGV handler stays (faulting kernels are reported, not fatal). An
+  # allocation that fails returns null, as the C library's does (the exhaustion tests
+  # check that FiberCL turns it into an error code); ASan would abort the process.
+  export ASAN_OPTIONS="allow_user_segv_handler=1:detect_leaks=${FIBERCL_LEAKS:-1}:abort_on_error=0:detect_odr_violation=0:allocator_may_return_null=1"
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 }
 runtime=""
@@ -40,7 +42,7 @@ tsan)
   # Not preloaded: ctest's own children hang under a preloaded TSan. The test
   # executables link it; a program that is not ours cannot load the library, so the
   # ffmpeg test is left out (and said so below).
-  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:allocator_may_return_null=1:suppressions=$supp/tsan.supp"
   skip="conformance.ffmpeg_opencl_filters"
   ;;
 *)

@@ -22,6 +22,16 @@
 
 namespace fcltest {
 
+// Built with ASan or TSan (scripts/sanitize.sh). The process's resident size says
+// nothing about leaks there (ASan's quarantine keeps freed memory; both keep shadow
+// memory): tests bound it in normal builds only, and ASan's leak checker is the
+// assertion in its build. The sanitizers also map memory of their own far and wide.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
 // "CL_INVALID_VALUE" for -30, etc.; "CL_<unknown -1234>" otherwise.
 const char* errName(cl_int err);
 
