@@ -12,6 +12,14 @@
 // exhausted the mappings at 4096 work-items (ENOMEM); TSan keeps a destroyed fiber's
 // memory, so 10^5 groups took 21 GB (OOM killer); and a pool of reused fibers made
 // objects reused across groups look shared between "threads" (false races).
+// What not telling it costs: TSan keeps one shadow call stack per thread (the
+// function entries and exits the compiler instruments), and a fiber that ends or is
+// abandoned without returning leaves its entries there; past 64K entries TSan wrote
+// beyond that stack into its own thread state and crashed (apps.game.coop.beside:
+// groups killed and forked by the thousand). So scripts/sanitize.sh builds TSan
+// without entry/exit instrumentation (--param=tsan-instrument-func-entry-exit=0):
+// every access and synchronisation is still checked; a report then names the accesses'
+// code, not their callers.
 //
 // Protocol, on one host thread: sanSwitching(s, to) right before every jump,
 // sanSwitched(s) first thing where a jump lands (a fresh fiber's entry, the return of

@@ -270,7 +270,8 @@ TEST_F(Exhaustion, FreshlyCompiledProgramsDoNotAccumulate) {
             << warm << " -> " << end << "\n";
   // What a build allocates (Clang's compiler instance, LLVM modules), if any of it were
   // kept, would add up over twenty builds.
-  EXPECT_LT(end.mappings - warm.mappings, 20) << warm << " -> " << end;
+  // TSan maps metadata of its own for what each build allocates (27 over 20 builds).
+  if (!kThreadSanitizerBuild) EXPECT_LT(end.mappings - warm.mappings, 20) << warm << " -> " << end;
   expectResidentGrowthBelow(warm, end, 16 * 1024);
 }
 
@@ -462,6 +463,9 @@ class EndlessComputation : public Exhaustion, public testing::WithParamInterface
 
 TEST_P(EndlessComputation, IsStoppedByTheKernelTimeout) {
   SKIP_UNLESS_FIBERCL("kernel timeout; other implementations hang");
+  if (kThreadSanitizerBuild)
+    GTEST_SKIP() << "NOT RUN under TSan: it defers the stop signal until the thread runs "
+                    "instrumented code, which the endless JIT-compiled loop never does";
   const EndlessVariant& v = GetParam();
   ScopedEnv timeout{{"FIBERCL_KERNEL_TIMEOUT", "0.5"}};
   std::unique_ptr<ScopedEnv> env;
@@ -545,8 +549,14 @@ TEST_F(Exhaustion, RepeatedFailuresLeakNothing) {
   cl_mem zeros = bufferFrom(std::vector<cl_uint>(64, 0));
   setArgs(collatz, zeros, out);
 
+  // Under TSan the endless computation cannot be stopped (kThreadSanitizerBuild).
+  std::vector<cl_kernel> failing{overflow, plain, spin, collatz};
+  if (kThreadSanitizerBuild) {
+    std::cout << "[ NOT RUN  ] the endless computation: TSan defers the stop signal\n";
+    failing.pop_back();
+  }
   auto round = [&] {
-    for (cl_kernel k : {overflow, plain, spin, collatz}) {
+    for (cl_kernel k : failing) {
       Completion c = runReporting(k, {64}, {8});
       ASSERT_LT(c.status, 0) << c.stderrText;
     }
@@ -559,7 +569,7 @@ TEST_F(Exhaustion, RepeatedFailuresLeakNothing) {
   const int rounds = 12;
   for (int i = 0; i < rounds; ++i) ASSERT_NO_FATAL_FAILURE(round());
   ProcessUse end = ProcessUse::now();
-  std::cout << "[ INFO     ] " << rounds * 4 << " failed commands in " << secondsSince(t0)
+  std::cout << "[ INFO     ] " << rounds * failing.size() << " failed commands in " << secondsSince(t0)
             << " s; " << warm << " -> " << end << "; fiber stacks created "
             << stacks() - stacksWarm << "\n";
   // Each overflowing group holds 7 fiber stacks (two mappings each): leaked, they would

@@ -31,6 +31,14 @@ inline constexpr bool kSanitizedBuild = true;
 #else
 inline constexpr bool kSanitizedBuild = false;
 #endif
+// Built with TSan. Besides the above, TSan delivers a signal only when the thread next
+// runs instrumented code, which a kernel's own endless loop (JIT code) never does: the
+// kernel time limit cannot stop a running group there.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizerBuild = true;
+#else
+inline constexpr bool kThreadSanitizerBuild = false;
+#endif
 
 // "CL_INVALID_VALUE" for -30, etc.; "CL_<unknown -1234>" otherwise.
 const char* errName(cl_int err);
