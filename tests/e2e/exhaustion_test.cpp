@@ -80,25 +80,6 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 
 class Exhaustion : public CLTest {
  protected:
-  void expectVecAddStillWorks() {
-    const size_t n = 4096;
-    std::vector<float> a(n), b(n);
-    for (size_t i = 0; i < n; ++i) {
-      a[i] = static_cast<float>(i);
-      b[i] = static_cast<float>(3 * i) + 0.25f;
-    }
-    cl_kernel k = kernelFrom(R"CLC(
-      __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
-        size_t i = get_global_id(0); c[i] = a[i] + b[i];
-      })CLC",
-                             "vecadd");
-    cl_mem da = bufferFrom(a), db = bufferFrom(b), dc = buffer(n * sizeof(float));
-    setArgs(k, da, db, dc);
-    run(k, {n}, {64});
-    std::vector<float> c = read<float>(dc, n);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
-  }
-
   // Runs `k` on `global` work-items and expects the command to fail with a report on
   // stderr containing `said`: the event's status is an error, clFinish returns, and a
   // wait on the event reports the failure. Returns what was printed.

@@ -14,25 +14,6 @@ namespace {
 
 class Robustness : public CLTest {
  protected:
-  void expectVecAddStillWorks() {
-    const size_t n = 4096;
-    std::vector<float> a(n), b(n);
-    for (size_t i = 0; i < n; ++i) {
-      a[i] = static_cast<float>(i);
-      b[i] = static_cast<float>(2 * i) + 0.5f;
-    }
-    cl_kernel k = kernelFrom(R"CLC(
-      __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
-        size_t i = get_global_id(0); c[i] = a[i] + b[i];
-      })CLC",
-                             "vecadd");
-    cl_mem da = bufferFrom(a), db = bufferFrom(b), dc = buffer(n * sizeof(float));
-    setArgs(k, da, db, dc);
-    run(k, {n}, {64});
-    std::vector<float> c = read<float>(dc, n);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
-  }
-
   // Enqueues the faulting kernel and checks that the host call returns; reports the
   // event status (negative = failed; CL_COMPLETE is tolerated since the fault is UB).
   void runFaulting(const char* src, const char* name, cl_int divisor) {

@@ -357,4 +357,23 @@ cl_event CLTest::keep(cl_event e) {
   return e;
 }
 
+void CLTest::expectVecAddStillWorks() {
+  const size_t n = 4096;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = static_cast<float>(3 * i) + 0.25f;
+  }
+  cl_kernel k = kernelFrom(R"CLC(
+    __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
+      size_t i = get_global_id(0); c[i] = a[i] + b[i];
+    })CLC",
+                           "vecadd");
+  cl_mem da = bufferFrom(a), db = bufferFrom(b), dc = buffer(n * sizeof(float));
+  setArgs(k, da, db, dc);
+  run(k, {n}, {64});
+  std::vector<float> c = read<float>(dc, n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
+}
+
 }  // namespace fcltest

@@ -108,6 +108,8 @@ class CLTest : public ::testing::Test {
   void TearDown() override;
 
   bool isFiberCL() const { return platform_name_ == "FiberCL"; }
+  // After a kernel failed (a fault, a report): a vector addition still runs, right.
+  void expectVecAddStillWorks();
 
   // Device capabilities.
   bool supportsCVersion(int major, int minor) const;  // CL_DEVICE_OPENCL_C_ALL_VERSIONS
