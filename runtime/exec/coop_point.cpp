@@ -18,8 +18,10 @@ namespace {
 // Waits (yielding) until the barrier generation `gen` has been released.
 void waitForRelease(fcl_group_ctx *ctx, YieldGroup &y, uint64_t gen, uint32_t site) noexcept {
   CoopLaunch &coop = *y.sh->coop;
-  while (!coop.released(gen))
+  while (!coop.released(gen)) {
+    ++y.ys.awaits; // not released yet: the same state as last time, a failed await
     __fibercl_host_yield(ctx, site | FIBERCL_SITE_WAITING);
+  }
 }
 
 } // namespace

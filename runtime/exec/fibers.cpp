@@ -256,10 +256,6 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
     fibercl::exec::diverge(g, site);
   }
   if (cur + 1 == n) {
-    // A barrier round completes: weak progress for deadlock detection (a group
-    // spinning with a barrier in its loop completes rounds too; yield_launch.cpp).
-    if (ctx->yield_state)
-      ++reinterpret_cast<fcl_yield_state *>(ctx->yield_state)->rounds;
     fibercl::exec::switchTo(g, cur, 0);
   } else {
     fibercl::exec::switchTo(g, cur, cur + 1);

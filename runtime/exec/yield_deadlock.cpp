@@ -1,13 +1,13 @@
 // Deadlock detection for yielding launches: exact in deterministic mode (every
-// occupant yielded K times since the last progress event and nothing can be
-// admitted), a progress watchdog in parallel mode. On detection the launch is
+// occupant found waiting -- failed awaits only -- at K decisions since the last
+// progress event, and nothing can be admitted), a progress watchdog in parallel mode. On detection the launch is
 // abandoned (its groups are never resumed) and failed with CL_OUT_OF_RESOURCES.
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 namespace fibercl::exec {
 
-// Has every occupant yielded `rounds` times in the current progress epoch?
+// Has every occupant been found waiting `rounds` times in the current progress epoch?
 bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
   uint64_t ep = sh.epoch();
   bool any = false;
@@ -22,7 +22,7 @@ bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
       continue;
     any = true;
     if (g.epochSeen.load(std::memory_order_acquire) != ep ||
-        g.yieldsSince.load(std::memory_order_acquire) <
+        g.waitsSince.load(std::memory_order_acquire) <
             rounds * g.decisionsPerRound.load(std::memory_order_relaxed))
       return false;
   }

@@ -272,10 +272,7 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->fctx = nullptr;
   y->back = nullptr;
   y->ys = fcl_yield_state{};
-  y->lastProgress = 0;
-  y->lastRounds = 0;
-  y->roundsOnlyYields = 0;
-  y->sitesSinceProgress = 0;
+  y->lastProgress = y->lastAdvances = y->lastAwaits = 0;
   y->priority = 0;
   y->inWave = k < sh.waveSize;
   y->arrived = false;

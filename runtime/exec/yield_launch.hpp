@@ -48,7 +48,7 @@ struct GroupInfo {
   std::atomic<uint8_t> onWorker{0}; // running on its worker now (not suspended)
   std::atomic<uint32_t> site{0};
   std::atomic<uint64_t> epochSeen{~0ull};
-  std::atomic<uint32_t> yieldsSince{0};
+  std::atomic<uint32_t> waitsSince{0}; // decisions that found it waiting, this epoch
   // Decisions per "round" of this group: a group whose work-items are on fibers
   // reaches several yield points per work-item before a barrier round can complete,
   // so it counts as stuck only after proportionally more decisions.
@@ -83,13 +83,8 @@ struct YieldGroup {
   [[no_unique_address]] SanFiber fiber;
   SanFiber *suspendedOn = nullptr;
   intptr_t recover[5] = {};
-  uint64_t lastProgress = 0;
-  uint64_t lastRounds = 0;        // ys.rounds at the last decision
-  uint32_t roundsOnlyYields = 0;  // decisions since the last atomic write, with rounds
-  // Waiting sites reached since the last progress (a return to one of them is waiting).
-  static constexpr uint32_t kSitesRemembered = 8;
-  uint32_t sitesSeen[kSitesRemembered] = {};
-  uint32_t sitesSinceProgress = 0;
+  // ys.progress, ys.advances and ys.awaits at the group's previous decision.
+  uint64_t lastProgress = 0, lastAdvances = 0, lastAwaits = 0;
   int64_t priority = 0;
   uint32_t runLength = 0;  // decisions since it last gave its worker away
   StartPhase start = StartPhase::Free;
@@ -225,12 +220,10 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
 YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept;
 
 // Deadlock detection (yield_deadlock.cpp).
-constexpr uint32_t kDeterministicRounds = 3; // yields per occupant without progress
-// Decisions a group may make with barrier rounds as its only progress before it
-// counts as spinning (see __fibercl_host_yield).
-constexpr uint32_t kRoundsOnlyDecisions = 4096;
+constexpr uint32_t kDeterministicRounds = 3; // waiting decisions per occupant
 constexpr uint32_t kParallelRounds = 2;      // ... and in parallel mode, after the timeout
-// Has every occupant that can run yielded `rounds` times in the current epoch?
+// Has every occupant that can run been found waiting `rounds` times (times its
+// decisions per round) in the current epoch?
 bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept;
 // Abandons the launch, fails it with CL_OUT_OF_RESOURCES and reports (once).
 void declareDeadlock(YieldShared &sh) noexcept;

@@ -12,41 +12,27 @@ namespace {
 using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
 const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 
-// A waiting site reached for the first time since the group's last progress is not a
-// return to where it waited: straight-line code inside a loop that may spin (a lock
-// holder's reads before its write). Only coming back to a site is waiting.
-bool firstVisit(YieldGroup &y, uint32_t site) noexcept {
-  for (uint32_t k = 0; k < y.sitesSinceProgress; ++k)
-    if (y.sitesSeen[k] == site)
-      return false;
-  if (y.sitesSinceProgress == YieldGroup::kSitesRemembered)
-    return false; // a loop with this many sites: assume it came back
-  y.sitesSeen[y.sitesSinceProgress++] = site;
-  return true;
-}
+// What a group did since its previous decision. Waiting is a matter of state, not of
+// place (DESIGN "Execution model"): inside a loop that may spin, the compiled code
+// compares each iteration's state with the previous one's at the loop's back-edge and
+// counts a failed await (same state, nothing written) or an advance (fcl_yield_state).
+enum class Judgement : uint8_t {
+  Progress,  // wrote shared memory, advanced, or ran code outside any waiting loop
+  Waiting,   // failed awaits, and nothing else, since the previous decision
+  Undecided, // inside a waiting loop, no back-edge reached yet (a long scan's middle)
+};
 
-// Progress since the group's previous decision: a write that changed shared memory
-// (strong); reaching a yield point outside any loop that may spin (the group is not
-// waiting: it runs straight-line code or a loop that ends by itself); or, for a
-// group waiting with a barrier inside its loop, a completed barrier round (weak: such
-// a group completes rounds forever, so rounds alone count only for a limited number
-// of decisions).
-bool madeProgress(YieldGroup &y, bool waiting, uint32_t site) noexcept {
-  bool strong = y.ys.progress != y.lastProgress || !waiting;
-  if (strong) {
-    y.lastProgress = y.ys.progress;
-    y.lastRounds = y.ys.rounds;
-    y.roundsOnlyYields = 0;
-    y.sitesSinceProgress = 0;
-    return true;
-  }
-  if (firstVisit(y, site))
-    return true;
-  if (y.ys.rounds != y.lastRounds) {
-    y.lastRounds = y.ys.rounds;
-    return ++y.roundsOnlyYields < kRoundsOnlyDecisions;
-  }
-  return false;
+Judgement judge(YieldGroup &y, bool waitingSite) noexcept {
+  const fcl_yield_state &ys = y.ys;
+  bool wrote = ys.progress != y.lastProgress;
+  bool advanced = ys.advances != y.lastAdvances;
+  bool failed = ys.awaits != y.lastAwaits;
+  y.lastProgress = ys.progress;
+  y.lastAdvances = ys.advances;
+  y.lastAwaits = ys.awaits;
+  if (wrote || advanced || !waitingSite)
+    return Judgement::Progress;
+  return failed ? Judgement::Waiting : Judgement::Undecided;
 }
 
 // The GPU-like start. Returns true while the group is in it (the decision is made
@@ -94,24 +80,27 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   YieldShared &sh = *y->sh;
   ++y->local->yields;
   GroupInfo &info = sh.info[y->gid];
-  const bool waiting = rawSite & FIBERCL_SITE_WAITING;
-  const bool progressed = madeProgress(*y, waiting, rawSite);
-  if (progressed)
+  const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
+  // For the policy, a group in the middle of a waiting loop's iteration is working.
+  const bool progressed = j != Judgement::Waiting;
+  if (j == Judgement::Progress)
     sh.progressEvent(y->local->worker);
+  // Decisions at which the group was found waiting, in the current progress epoch.
   uint64_t ep = sh.epoch();
   if (info.epochSeen.load(std::memory_order_relaxed) != ep) {
     info.epochSeen.store(ep, std::memory_order_relaxed);
-    info.yieldsSince.store(1, std::memory_order_release);
-  } else {
-    info.yieldsSince.fetch_add(1, std::memory_order_acq_rel);
+    info.waitsSince.store(j == Judgement::Waiting, std::memory_order_release);
+  } else if (j == Judgement::Waiting) {
+    info.waitsSince.fetch_add(1, std::memory_order_acq_rel);
   }
   info.site.store(rawSite, std::memory_order_relaxed);
   info.atBarrier.store(g.inBarrierRounds() ? 1 : 0, std::memory_order_relaxed);
-  // Work-items taking turns at barriers: a barrier round takes every work-item
-  // through its yield points (a few each: the barrier's, its own atomics).
+  // Work-items taking turns at barriers: each reaches the loop's back-edge in turn,
+  // so the group counts as waiting only after proportionally more decisions.
   info.decisionsPerRound.store(g.inBarrierRounds() ? 4 * g.n : 1, std::memory_order_relaxed);
-  info.phase.store(uint8_t(progressed ? GroupPhase::Running : GroupPhase::Spinning),
-                   std::memory_order_release);
+  if (j != Judgement::Undecided)
+    info.phase.store(uint8_t(progressed ? GroupPhase::Running : GroupPhase::Spinning),
+                     std::memory_order_release);
 
   bool canAdmit = sh.canAdmit();
   if (canAdmit && sh.policy->admitsInPlace()) {
@@ -120,7 +109,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   }
   if (sh.S.deterministic) {
     if (!progressed && !canAdmit &&
-        info.yieldsSince.load(std::memory_order_relaxed) >=
+        info.waitsSince.load(std::memory_order_relaxed) >=
             kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
         allOccupantsStuck(sh, kDeterministicRounds))
       declareDeadlock(sh);

@@ -32,12 +32,20 @@ typedef uint32_t fcl_u32;
  * after fences and barriers, and on the back-edges of loops that may spin -- run
  * inline:
  *     if (state && --countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
- * and a write that changed global memory also does `progress += 1` (the deadlock
- * detector's evidence that a work-group is not just waiting). */
+ * A write that changed global memory also does `progress += 1`. Inside a loop that
+ * may spin, every read of shared memory (and every write to private or __local
+ * memory) adds a hash of its address and value to `observed`, and each back-edge
+ * compares the iteration's state -- what it observed, the loop-carried values its
+ * exit and addresses depend on, whether it wrote -- with the previous iteration's:
+ * the same state is a failed await (`awaits += 1`: the group waits), another one is
+ * an advance (`advances += 1`: it works, e.g. a scan reading new addresses). The
+ * deadlock detector's evidence that a group only waits is failed awaits alone. */
 typedef struct fcl_yield_state {
   fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
   fcl_u64 progress;
-  fcl_u64 rounds;    /* barrier rounds completed (written by the runtime only) */
+  fcl_u64 observed;
+  fcl_u64 awaits;
+  fcl_u64 advances;
 } fcl_yield_state;
 
 typedef struct fcl_group_ctx {
@@ -119,8 +127,8 @@ typedef struct fcl_coop_view {
  * ("<source>:12"); the runtime reports it and abandons the group (never returns). */
 #define FIBERCL_HOST_ENDLESS_LOOP "__fibercl_host_endless_loop"
 /* Bit of FIBERCL_HOST_YIELD's `site`: the yield point is inside a loop that may spin
- * (one whose exit depends on memory another group can write). A group that reaches
- * such a point again without having changed shared memory is waiting; at any other
+ * (one whose exit depends on memory another group can write). There, whether the group
+ * waits is told by its failed awaits and advances (fcl_yield_state); at any other
  * yield point it is making progress. */
 #define FIBERCL_SITE_WAITING 0x80000000u
 

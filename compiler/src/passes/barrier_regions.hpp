@@ -49,9 +49,8 @@ struct RegionPlan {
 std::optional<RegionPlan> planBarrierRegions(llvm::Function &body, std::string &why);
 
 // Fills `wg` (the work-group function) with the loop over regions of `plan`.
-// `countRounds`: the kernel yields, so completed barrier rounds count as progress.
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
-                       const RegionPlan &plan, bool countRounds, llvm::DILocation *loc);
+                       const RegionPlan &plan, llvm::DILocation *loc);
 
 // Why barriers of this body must run on fibers before trying regions ("" if none):
 // FIBERCL_BARRIERS=fibers, or a cooperative kernel (its fork points resume inside

@@ -27,7 +27,7 @@
 namespace fibercl::compiler {
 
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
-                       const RegionPlan &plan, bool countRounds, llvm::DILocation *loc) {
+                       const RegionPlan &plan, llvm::DILocation *loc) {
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *ptr = llvm::PointerType::get(c, 0);
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
@@ -117,25 +117,6 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   }
 
   b.SetInsertPoint(dispatch);
-  llvm::BasicBlock *toSwitch = dispatch;
-  if (countRounds) {
-    // A completed barrier round is weak progress for the deadlock detector
-    // (fcl_yield_state::rounds), counted as the fibers' barrier counts it: not for a
-    // group of one work-item, whose barriers are no-ops.
-    auto *count = llvm::BasicBlock::Create(c, "count.round", &wg);
-    toSwitch = llvm::BasicBlock::Create(c, "switch", &wg);
-    llvm::Value *state = b.CreateIntToPtr(
-        loadCtxField(b, ctx, offsetof(fcl_group_ctx, yield_state), "yield_state"), ptr);
-    llvm::Value *counts = b.CreateAnd(b.CreateICmpNE(next, b.getInt32(0)),
-                                      b.CreateICmpUGT(n, b.getInt32(1)));
-    b.CreateCondBr(b.CreateAnd(counts, b.CreateIsNotNull(state)), count, toSwitch);
-    b.SetInsertPoint(count);
-    llvm::Value *rounds = b.CreateConstGEP1_64(b.getInt8Ty(), state,
-                                               offsetof(fcl_yield_state, rounds));
-    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, rounds), b.getInt64(1)), rounds);
-    b.CreateBr(toSwitch);
-    b.SetInsertPoint(toSwitch);
-  }
   llvm::SwitchInst *sw = b.CreateSwitch(next, finished, unsigned(plan.regions.size()));
   for (size_t k = 1; k < plan.regions.size(); ++k)
     sw->addCase(b.getInt32(plan.regions[k].id), starts[k]);

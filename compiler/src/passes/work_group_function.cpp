@@ -84,7 +84,7 @@ void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   if (why.empty())
     plan = planBarrierRegions(body, why);
   if (plan) {
-    buildRegionDriver(m, wg, body, *plan, body.hasFnAttribute(kYieldsAttr), loc);
+    buildRegionDriver(m, wg, body, *plan, loc);
     body.addFnAttr(kRegionsAttr, std::to_string(plan->regions.size()));
   } else {
     buildItemRunner(m, wg, body, kernelName, loc);

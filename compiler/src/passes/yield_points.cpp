@@ -2,16 +2,18 @@
 // yield:
 //     state = (fcl_yield_state *)ctx->yield_state        (loop-invariant, hoisted)
 //     if (state && (int64)--state->countdown <= 0) __fibercl_host_yield(ctx, site);
-// and every write to shared memory that changed it does state->progress += 1: the
-// scheduler tells groups that wait (at a yield point inside a loop that may spin, with
-// no write since) from groups that make progress by it. A launch that does not
+// and every write to shared memory that changed it does state->progress += 1; loops
+// that may spin also get failed-await checks (await_checks.hpp): the scheduler tells
+// groups that wait from groups that make progress by them. A launch that does not
 // schedule its groups (a kernel whose atomics cannot wait, in the default mode) has no
 // state: its yield points are a branch on a loop-invariant null, not a store next to
 // every atomic (which cost 40% of a loop of atomic_inc on Zen 3). Which loops may spin
 // and which memory is shared: spin_loops.hpp.
+#include "await_checks.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "passes.hpp"
 #include "spin_loops.hpp"
+#include "yield_state_ir.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -100,7 +102,7 @@ public:
     uint32_t site = sites_.add(body_, at, kind, waiting);
     if (waiting)
       site |= FIBERCL_SITE_WAITING;
-    llvm::IRBuilder<> b(ifScheduled(before));
+    llvm::IRBuilder<> b(ifScheduled(state_, before).then);
     b.SetCurrentDebugLocation(at->getDebugLoc());
     llvm::Value *left = b.CreateSub(b.CreateLoad(b.getInt64Ty(), state_), b.getInt64(1));
     b.CreateStore(left, state_);
@@ -111,10 +113,11 @@ public:
     b.CreateCall(hostYield_, {ctx_, b.getInt32(site)});
   }
 
+  llvm::Value *state() const { return state_; }
+
   void progress(llvm::Instruction *before, llvm::Value *changed) {
-    llvm::IRBuilder<> b(ifScheduled(before));
-    llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), state_,
-                                          offsetof(fcl_yield_state, progress));
+    llvm::IRBuilder<> b(ifScheduled(state_, before).then);
+    llvm::Value *p = yieldStateField(b, state_, offsetof(fcl_yield_state, progress));
     llvm::Value *count = b.CreateLoad(b.getInt64Ty(), p);
     b.CreateStore(b.CreateAdd(count, b.CreateZExt(changed, b.getInt64Ty())), p);
   }
@@ -126,8 +129,8 @@ public:
     if (auto *s = llvm::dyn_cast<llvm::StoreInst>(w)) {
       // Read what is there before the store (only when scheduled: that is a load
       // before every shared store).
-      llvm::Instruction *then = ifScheduled(w);
-      llvm::IRBuilder<> b(then);
+      ScheduledBlock guard = ifScheduled(state_, w);
+      llvm::IRBuilder<> b(guard.then);
       llvm::Value *v = s->getValueOperand();
       llvm::LoadInst *old = b.CreateAlignedLoad(v->getType(), s->getPointerOperand(),
                                                 s->getAlign(), s->isVolatile());
@@ -136,8 +139,8 @@ public:
       llvm::Value *differ = differs(b, body_.getParent()->getDataLayout(), old, v);
       b.SetInsertPoint(w);
       llvm::PHINode *phi = b.CreatePHI(b.getInt1Ty(), 2, "changed");
-      phi->addIncoming(differ, then->getParent());
-      phi->addIncoming(b.getFalse(), scheduledFrom_);
+      phi->addIncoming(differ, guard.then->getParent());
+      phi->addIncoming(b.getFalse(), guard.skippedFrom);
       changed = phi;
     }
     progress(before, changed);
@@ -157,24 +160,11 @@ public:
   }
 
 private:
-  // Splits the block before `before` and returns the terminator of a new block that
-  // runs only when the launch has a yield state; `before` follows both. Notes the block
-  // that skipped it in scheduledFrom_.
-  llvm::Instruction *ifScheduled(llvm::Instruction *before) {
-    // Tested where it is used (LLVM hoists it): a value computed once at the entry
-    // would be one more for the barrier-region splitter to carry or recompute.
-    llvm::Value *scheduled = llvm::IRBuilder<>(before).CreateIsNotNull(state_, "scheduled");
-    llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(scheduled, before, false);
-    scheduledFrom_ = then->getParent()->getSinglePredecessor();
-    return then;
-  }
-
   llvm::Function &body_;
   SiteTable &sites_;
   llvm::FunctionCallee hostYield_;
   llvm::Value *ctx_;
   llvm::Value *state_;
-  llvm::BasicBlock *scheduledFrom_ = nullptr;
 };
 
 // The kind of the yield point after `i`; `atomic`: it is a shared atomic (else a
@@ -273,7 +263,9 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
       }
     }
 
+    AwaitChecks awaits(body, loops, spin); // planned before any block is split
     Inserter inserter(body, *sites);
+    awaits.insert(inserter.state());
     for (llvm::Instruction *w : writes)
       inserter.progressOfWrite(w, w->getNextNode());
     for (const Point &p : after) {

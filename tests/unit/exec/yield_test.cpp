@@ -45,6 +45,8 @@ inline void yieldPoint(fcl_group_ctx *c, uint32_t site) {
 }
 // A yield point inside a loop that may spin (the compiler sets FIBERCL_SITE_WAITING).
 inline void waitPoint(fcl_group_ctx *c, uint32_t site) {
+  // The compiler's back-edge check of an iteration that saw nothing new: a failed await.
+  reinterpret_cast<fcl_yield_state *>(c->yield_state)->awaits += 1;
   yieldPoint(c, site | FIBERCL_SITE_WAITING);
 }
 inline void progress(fcl_group_ctx *c) {

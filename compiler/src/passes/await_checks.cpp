@@ -1,0 +1,277 @@
+// Failed-await checks on loops that may spin (await_checks.hpp).
+#include "await_checks.hpp"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "fibercl/kernel_abi.h"
+#include "fibercl/pipe_abi.h"
+#include "spin_loops.hpp"
+#include "yield_state_ir.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+// splitmix64's finaliser: every input bit reaches every output bit.
+llvm::Value *mix64(llvm::IRBuilder<> &b, llvm::Value *x) {
+  x = b.CreateXor(x, b.CreateLShr(x, 30));
+  x = b.CreateMul(x, b.getInt64(0xbf58476d1ce4e5b9ull));
+  x = b.CreateXor(x, b.CreateLShr(x, 27));
+  x = b.CreateMul(x, b.getInt64(0x94d049bb133111ebull));
+  return b.CreateXor(x, b.CreateLShr(x, 31));
+}
+
+// `v`'s bits folded into an i64 (pointers by address, floats and vectors by their
+// bits); a constant for what has no fixed size.
+llvm::Value *toI64(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Value *v) {
+  llvm::Type *t = v->getType();
+  if (t->isPtrOrPtrVectorTy()) {
+    llvm::Type *ints = b.getInt64Ty();
+    if (auto *vt = llvm::dyn_cast<llvm::VectorType>(t))
+      ints = llvm::VectorType::get(ints, vt->getElementCount());
+    v = b.CreatePtrToInt(v, ints);
+    t = ints;
+  }
+  if (!t->isIntegerTy()) {
+    llvm::TypeSize size = dl.getTypeSizeInBits(t);
+    if (!(t->isFloatingPointTy() || t->isVectorTy()) || size.isScalable() ||
+        size.getFixedValue() == 0 || size.getFixedValue() > 1024)
+      return b.getInt64(0x5eed);
+    v = b.CreateBitCast(v, b.getIntNTy(unsigned(size.getFixedValue())));
+  }
+  unsigned bits = v->getType()->getIntegerBitWidth();
+  while (bits > 64) { // fold the upper half onto the lower one
+    unsigned half = (bits + 1) / 2;
+    llvm::Value *hi = b.CreateTrunc(b.CreateLShr(v, half), b.getIntNTy(half));
+    v = b.CreateXor(b.CreateTrunc(v, b.getIntNTy(half)), hi);
+    bits = half;
+  }
+  return b.CreateZExt(v, b.getInt64Ty());
+}
+
+bool isPipeCounterCall(const llvm::Instruction &i) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+  const llvm::Function *f = call ? call->getCalledFunction() : nullptr;
+  return f && (f->getName() == FIBERCL_HOST_PIPE_RESERVE ||
+               f->getName() == FIBERCL_HOST_PIPE_PACKETS);
+}
+
+// A read of shared memory or a write to private/__local memory inside a loop that
+// may spin: part of what an iteration's state is made of.
+struct Observation {
+  llvm::Instruction *at;
+  llvm::Value *address;
+};
+
+// Where a loop's instruction reads or changes state another iteration would see, and
+// the address it does so at (nullptr: `i` is not an observation).
+const llvm::Value *observedAddress(const llvm::Instruction &i) {
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
+    return isShared(load->getPointerOperand()) ? load->getPointerOperand() : nullptr;
+  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) // shared ones are progress
+    return isShared(store->getPointerOperand()) ? nullptr : store->getPointerOperand();
+  if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
+    return accessedPointer(i);
+  if (isPipeCounterCall(i))
+    return llvm::cast<llvm::CallInst>(i).getArgOperand(0);
+  return nullptr;
+}
+
+// The value an observation saw (or wrote), inserted with `b` after it.
+llvm::Value *observedValue(llvm::IRBuilder<> &b, llvm::Instruction *i) {
+  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i))
+    return store->getValueOperand();
+  if (llvm::isa<llvm::AtomicCmpXchgInst>(i))
+    return b.CreateExtractValue(i, 0);
+  return i;
+}
+
+// A memory intrinsic reading shared memory inside the loop: what it reads is not
+// hashed, so the loop's iterations never count as failed awaits.
+bool readsUnobserved(const llvm::Instruction &i) {
+  if (auto *transfer = llvm::dyn_cast<llvm::AnyMemTransferInst>(&i))
+    return isShared(transfer->getRawSource());
+  return false;
+}
+
+} // namespace
+
+struct AwaitChecks::Plan {
+  struct Latch {
+    llvm::Instruction *terminator;
+    llvm::SmallVector<llvm::Value *, 4> carried; // the state variables' next values
+  };
+  struct Loop {
+    llvm::BasicBlock *header;
+    llvm::SmallVector<llvm::Instruction *, 2> entering; // terminators of outside preds
+    llvm::SmallVector<Latch, 2> latches;
+    bool opaque = false;
+  };
+  llvm::Function &body;
+  std::vector<Observation> observations;
+  std::vector<Loop> loops;
+  explicit Plan(llvm::Function &f) : body(f) {}
+};
+
+namespace {
+
+// The header phis of `loop` that what the loop does depends on (through values
+// computed in it): its branches (exits included) and the addresses it reads and writes.
+// Those are its state variables; a counter of tries used only after the loop is not.
+llvm::SmallVector<llvm::PHINode *, 4> stateVariables(const llvm::Loop &loop) {
+  llvm::SmallVector<const llvm::Value *, 16> work;
+  for (const llvm::BasicBlock *bb : loop.blocks()) {
+    const llvm::Instruction *t = bb->getTerminator();
+    if (auto *br = llvm::dyn_cast<llvm::BranchInst>(t); br && br->isConditional())
+      work.push_back(br->getCondition());
+    else if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(t))
+      work.push_back(sw->getCondition());
+    for (const llvm::Instruction &i : *bb)
+      if (const llvm::Value *p = accessedPointer(i))
+        work.push_back(p);
+  }
+  llvm::SmallVector<llvm::PHINode *, 4> state;
+  llvm::SmallPtrSet<const llvm::Value *, 32> seen;
+  while (!work.empty()) {
+    auto *i = llvm::dyn_cast<llvm::Instruction>(work.pop_back_val());
+    if (!i || !loop.contains(i) || !seen.insert(i).second)
+      continue;
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(i); phi && phi->getParent() == loop.getHeader())
+      state.push_back(const_cast<llvm::PHINode *>(phi));
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i)) {
+      work.push_back(load->getPointerOperand()); // its value is observed, or is state
+      continue;
+    }
+    for (const llvm::Use &op : i->operands())
+      work.push_back(op.get());
+  }
+  return state;
+}
+
+} // namespace
+
+AwaitChecks::AwaitChecks(llvm::Function &body, llvm::LoopInfo &loops, const SpinLoops &spin)
+    : plan_(std::make_unique<Plan>(body)) {
+  if (spin.empty())
+    return;
+  for (llvm::BasicBlock &bb : body)
+    for (llvm::Instruction &i : bb)
+      if (spin.waitingAt(i))
+        if (const llvm::Value *address = observedAddress(i))
+          plan_->observations.push_back({&i, const_cast<llvm::Value *>(address)});
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!spin.spins(loop))
+      continue;
+    Plan::Loop l{loop->getHeader(), {}, {}, false};
+    for (llvm::BasicBlock *pred : llvm::predecessors(l.header))
+      if (!loop->contains(pred))
+        l.entering.push_back(pred->getTerminator());
+    for (const llvm::BasicBlock *bb : loop->blocks())
+      for (const llvm::Instruction &i : *bb)
+        l.opaque |= readsUnobserved(i);
+    llvm::SmallVector<llvm::PHINode *, 4> state = stateVariables(*loop);
+    llvm::SmallVector<llvm::BasicBlock *, 4> latches;
+    loop->getLoopLatches(latches);
+    for (llvm::BasicBlock *latch : latches) {
+      Plan::Latch lt{latch->getTerminator(), {}};
+      for (llvm::PHINode *phi : state)
+        lt.carried.push_back(phi->getIncomingValueForBlock(latch));
+      l.latches.push_back(std::move(lt));
+    }
+    plan_->loops.push_back(std::move(l));
+  }
+}
+
+AwaitChecks::~AwaitChecks() = default;
+
+void AwaitChecks::insert(llvm::Value *state) {
+  llvm::Function &body = plan_->body;
+  const llvm::DataLayout &dl = body.getParent()->getDataLayout();
+  llvm::LLVMContext &c = body.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(c);
+  const size_t observedAt = offsetof(fcl_yield_state, observed);
+  const size_t progressAt = offsetof(fcl_yield_state, progress);
+
+  // observed += mix(address, value) after each observation.
+  for (const Observation &o : plan_->observations) {
+    llvm::IRBuilder<> b(ifScheduled(state, o.at->getNextNode()).then);
+    llvm::Value *key = b.CreateXor(
+        b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
+        toI64(b, dl, observedValue(b, o.at)));
+    llvm::Value *field = yieldStateField(b, state, observedAt);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), mix64(b, key)), field);
+  }
+
+  // Entering a loop reads the counters from the state, or from zeros when the launch
+  // is not scheduled (the values are then never used).
+  llvm::Module &m = *body.getParent();
+  auto *zerosTy = llvm::ArrayType::get(i64, sizeof(fcl_yield_state) / 8);
+  llvm::GlobalVariable *zeros = m.getGlobalVariable("fibercl.unscheduled_yield_state", true);
+  if (!zeros)
+    zeros = new llvm::GlobalVariable(m, zerosTy, true, llvm::GlobalValue::InternalLinkage,
+                                     llvm::ConstantAggregateZero::get(zerosTy),
+                                     "fibercl.unscheduled_yield_state");
+
+  for (Plan::Loop &l : plan_->loops) {
+    llvm::IRBuilder<> hb(&*l.header->begin());
+    llvm::PHINode *prev = hb.CreatePHI(i64, 2, "await.prev");     // 0: first iteration
+    llvm::PHINode *seenAt = hb.CreatePHI(i64, 2, "await.observed"); // at its start
+    llvm::PHINode *wroteAt = hb.CreatePHI(i64, 2, "await.progress");
+    for (llvm::Instruction *t : l.entering) {
+      llvm::IRBuilder<> b(t);
+      llvm::Value *from = b.CreateSelect(b.CreateIsNull(state), zeros, state);
+      prev->addIncoming(b.getInt64(0), t->getParent());
+      seenAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, observedAt)),
+                          t->getParent());
+      wroteAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, progressAt)),
+                           t->getParent());
+    }
+    for (size_t k = 0; k < l.latches.size(); ++k) {
+      Plan::Latch &lt = l.latches[k];
+      ScheduledBlock guard = ifScheduled(state, lt.terminator);
+      llvm::IRBuilder<> b(guard.then);
+      llvm::Value *seen = b.CreateLoad(i64, yieldStateField(b, state, observedAt));
+      llvm::Value *wrote = b.CreateLoad(i64, yieldStateField(b, state, progressAt));
+      llvm::Value *print = b.CreateAdd(b.CreateSub(seen, seenAt), b.getInt64(k));
+      for (llvm::Value *v : lt.carried)
+        print = mix64(b, b.CreateXor(print, toI64(b, dl, v)));
+      print = b.CreateOr(print, b.getInt64(1)); // never 0, the first iteration's mark
+      llvm::Value *first = b.CreateICmpEQ(prev, b.getInt64(0));
+      llvm::Value *same = b.CreateAnd(b.CreateICmpEQ(print, prev),
+                                      b.CreateICmpEQ(wrote, wroteAt));
+      if (l.opaque)
+        same = b.getFalse();
+      auto count = [&](size_t offset, llvm::Value *when) {
+        llvm::Value *field = yieldStateField(b, state, offset);
+        b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), b.CreateZExt(when, i64)), field);
+      };
+      count(offsetof(fcl_yield_state, awaits), same);
+      count(offsetof(fcl_yield_state, advances), b.CreateNot(b.CreateOr(same, first)));
+      // The next iteration starts from here (the skipped path keeps the old values).
+      b.SetInsertPoint(lt.terminator);
+      llvm::BasicBlock *checked = guard.then->getParent();
+      auto join = [&](llvm::Value *now, llvm::Value *before, const char *name) {
+        llvm::PHINode *phi = b.CreatePHI(i64, 2, name);
+        phi->addIncoming(now, checked);
+        phi->addIncoming(before, guard.skippedFrom);
+        return phi;
+      };
+      llvm::BasicBlock *latch = lt.terminator->getParent();
+      prev->addIncoming(join(print, prev, "await.print"), latch);
+      seenAt->addIncoming(join(seen, seenAt, "await.seen"), latch);
+      wroteAt->addIncoming(join(wrote, wroteAt, "await.wrote"), latch);
+    }
+  }
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,51 @@
+// Failed awaits: how a work-group's code tells the scheduler whether it waits.
+//
+// Waiting is a matter of state, not of place. A work-group waits only when it comes
+// back to the same waiting point with the same state: an iteration of a loop that may
+// spin (spin_loops.hpp) that wrote nothing to shared memory, read the same values at
+// the same addresses, and carries the same values into the next iteration -- of those
+// its branches and addresses depend on -- as the previous one did (a "failed await", as
+// stateless model checkers call such an iteration). An iteration that advances an
+// induction variable, reads another address or sees another value is progress, however
+// many atomics it performs: a long read-mostly scan inside a loop that waits on a flag
+// is working, not spinning.
+//
+// The checks, inserted into a kernel body (all of it only when the launch is scheduled):
+//  - every read of shared memory inside a loop that may spin (loads, atomics, pipe
+//    counters) and every write there to private or __local memory adds a hash of its
+//    address and value to fcl_yield_state::observed (a sum, so an iteration's
+//    observations are the difference of two readings);
+//  - every back-edge of such a loop hashes that difference with the loop-carried values
+//    its branches and addresses depend on, compares the result with the previous
+//    iteration's (a value carried by the loop) and whether shared memory was written
+//    (fcl_yield_state::progress), and counts a failed await or an advance.
+// The runtime judges a group at its yield points from those counters (yield_point.cpp).
+#pragma once
+
+#include <memory>
+
+namespace llvm {
+class Function;
+class LoopInfo;
+class Value;
+} // namespace llvm
+
+namespace fibercl::compiler {
+
+class SpinLoops;
+
+class AwaitChecks {
+public:
+  // Plans the checks from the body's loops: call before any block of it is split.
+  AwaitChecks(llvm::Function &body, llvm::LoopInfo &loops, const SpinLoops &spin);
+  ~AwaitChecks();
+  // Inserts them; `state` is the group's fcl_yield_state pointer (null when the
+  // launch does not schedule its groups).
+  void insert(llvm::Value *state);
+
+private:
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
+};
+
+} // namespace fibercl::compiler
