@@ -122,24 +122,29 @@ void checkValue(const std::string &option, const std::string &value) {
     usageError("--admission takes " + namesIn(kAdmissionOrders));
 }
 
-// A number in [low, high], digits only; else the usage error `message`.
-long wholeNumber(const std::string &v, long low, long high, const std::string &message) {
+// A number in [low, high], digits only.
+bool wholeNumber(const std::string &v, long low, long high, long &n) {
   if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
-    usageError(message + ": " + v);
-  long n = std::stol(v);
-  if (n < low || n > high)
-    usageError(message + ": " + v);
-  return n;
+    return false;
+  n = std::stol(v);
+  return n >= low && n <= high;
+}
+
+// --jobs N: 0 (the default, 1) to 256.
+int parseJobs(const std::string &v) {
+  long n = 0;
+  if (!wholeNumber(v, 0, 256, n))
+    usageError("--jobs takes a number of runs at once from 1 to 256: " + v);
+  return n ? int(n) : 1;
 }
 
 // --shard I/N: 1 <= I <= N.
 void parseShard(const std::string &v, Options &o) {
-  const std::string message = "--shard takes I/N, shard I (from 1) of N";
   size_t slash = v.find('/');
-  if (slash == std::string::npos)
-    usageError(message + ": " + v);
-  o.shardCount = wholeNumber(v.substr(slash + 1), 1, 1000000000, message);
-  o.shardIndex = wholeNumber(v.substr(0, slash), 1, o.shardCount, message);
+  if (slash == std::string::npos ||
+      !wholeNumber(v.substr(slash + 1), 1, 1000000000, o.shardCount) ||
+      !wholeNumber(v.substr(0, slash), 1, o.shardCount, o.shardIndex))
+    usageError("--shard takes I/N, share I of N (1 <= I <= N): " + v);
 }
 
 Options parse(int argc, char **argv, bool explore) {
@@ -185,8 +190,7 @@ Options parse(int argc, char **argv, bool explore) {
       }
       o.ignorePattern = v;
     } else if (explore && a == "--jobs") {
-      o.jobs = int(wholeNumber(v, 0, 256, "--jobs takes a number of runs from 1 to 256"));
-      o.jobs = std::max(o.jobs, 1); // 0: the default
+      o.jobs = parseJobs(v);
     } else if (explore && a == "--shard") {
       parseShard(v, o);
     } else if (explore && a == "--summary-json") {
