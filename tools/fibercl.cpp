@@ -1,7 +1,6 @@
 // fibercl: run unmodified OpenCL applications on FiberCL under a chosen work-group
 // schedule, and explore seeds to find the schedules under which they fail.
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,11 +10,11 @@
 #include <cstring>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/exec/scheduling_names.hpp"
+#include "tools/explore.hpp"
 
 int listPlatforms();                     // platforms.cpp
 int measureOccupancy(int argc, char **argv); // occupancy.cpp
@@ -28,7 +27,7 @@ using fibercl::exec::kSchedulePolicies;
 
 const char *kUsageHead = R"(usage:
   fibercl exec    [options] -- PROGRAM [ARGS...]
-  fibercl explore --seeds A..B [options] -- PROGRAM [ARGS...]
+  fibercl explore --seeds A..B [--jobs N] [--shard I/N] [options] -- PROGRAM [ARGS...]
   fibercl platforms
   fibercl occupancy [--delegate NAME] [--runs N]
 
@@ -37,7 +36,10 @@ exec     runs PROGRAM with FiberCL as its OpenCL platform and the schedule below
 explore  runs PROGRAM once per seed in A..B (deterministic mode: one worker, every
          scheduling decision drawn from the seed) and reports each seed whose run
          fails, deadlocks, or prints something different from the first seed's run,
-         with the command that reproduces it. Exit status: 0 if no seed stood out.
+         with the command that reproduces it; then the seeds that stood out grouped
+         by where they fail (the source line FiberCL's report names, else why they
+         stood out), with the smallest seed of each group. Exit status: 0 if no seed
+         stood out.
 platforms
          lists the other OpenCL implementations installed (OCL_ICD_VENDORS or
          /etc/OpenCL/vendors) that FiberCL can delegate to, and which of them
@@ -65,6 +67,14 @@ const char *kUsageTail = R"(  --seed S            deterministic mode with seed S
   --ignore REGEX      explore: drop output lines matching REGEX before comparing
                       (timings, addresses)
   --status-only       explore: compare exit status and reports only, not output
+  --jobs N            explore: run up to N seeds at once (1, default, to 256); the
+                      output is the same, in seed order, whatever N
+  --shard I/N         explore: run only share I of N of the seeds, those with
+                      (seed - A) % N == I - 1 (I from 1 to N), for a job array
+                      (sbatch --array=1-N: --shard $SLURM_ARRAY_TASK_ID/N); each share
+                      compares with seed A's output, and runs seed A for it if needed
+  --summary-json FILE explore: also write the groups of seeds that stood out, each with
+                      all its seeds, as JSON (to merge the shards')
   --help              this text
 
 Each option sets the FIBERCL_* environment variable of the same name
@@ -74,14 +84,6 @@ all an application needs; OCL_ICD_VENDORS is pointed at FiberCL's ICD file unles
 is already set (FiberCL then finds the vendors to delegate to in /etc/OpenCL/vendors,
 or FIBERCL_VENDORS).
 )";
-
-struct Options {
-  std::map<std::string, std::string> env; // FIBERCL_* to set
-  long seedFirst = -1, seedLast = -1;
-  std::vector<char *> program;
-  bool statusOnly = false;   // explore: ignore the output
-  std::string ignorePattern; // explore: output lines to drop before comparing
-};
 
 // An option's help: one line per value of `table`, "name (default): meaning".
 template <typename E, size_t N>
@@ -118,6 +120,31 @@ void checkValue(const std::string &option, const std::string &value) {
     usageError("--schedule takes " + namesIn(kSchedulePolicies));
   if (option == "--admission" && !valueIn(kAdmissionOrders, value, order))
     usageError("--admission takes " + namesIn(kAdmissionOrders));
+}
+
+// A number in [low, high], digits only.
+bool wholeNumber(const std::string &v, long low, long high, long &n) {
+  if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  n = std::stol(v);
+  return n >= low && n <= high;
+}
+
+// --jobs N: 0 (the default, 1) to 256.
+int parseJobs(const std::string &v) {
+  long n = 0;
+  if (!wholeNumber(v, 0, 256, n))
+    usageError("--jobs takes a number of runs at once from 1 to 256: " + v);
+  return n ? int(n) : 1;
+}
+
+// --shard I/N: 1 <= I <= N.
+void parseShard(const std::string &v, Options &o) {
+  size_t slash = v.find('/');
+  if (slash == std::string::npos ||
+      !wholeNumber(v.substr(slash + 1), 1, 1000000000, o.shardCount) ||
+      !wholeNumber(v.substr(0, slash), 1, o.shardCount, o.shardIndex))
+    usageError("--shard takes I/N, share I of N (1 <= I <= N): " + v);
 }
 
 Options parse(int argc, char **argv, bool explore) {
@@ -162,6 +189,12 @@ Options parse(int argc, char **argv, bool explore) {
         usageError("--ignore takes a regular expression: " + v);
       }
       o.ignorePattern = v;
+    } else if (explore && a == "--jobs") {
+      o.jobs = parseJobs(v);
+    } else if (explore && a == "--shard") {
+      parseShard(v, o);
+    } else if (explore && a == "--summary-json") {
+      o.summaryJson = v;
     } else if (explore && a == "--seed") {
       usageError("explore chooses the seeds: use --seeds A..B");
     } else if (envOf.count(a)) {
@@ -193,112 +226,11 @@ void pointLoaderAtFiberCL() {
   setenv("FIBERCL_VENDORS", "/etc/OpenCL/vendors", 0);
 }
 
-namespace {
-
 void applyEnvironment(const Options &o) {
   for (const auto &[name, value] : o.env)
     setenv(name.c_str(), value.c_str(), 1);
   pointLoaderAtFiberCL();
 }
-
-std::string commandLine(const Options &o, long seed) {
-  std::string s;
-  for (const auto &[name, value] : o.env)
-    s += name + "=" + value + " ";
-  s += "FIBERCL_SEED=" + std::to_string(seed);
-  for (char *const *p = o.program.data(); *p; ++p)
-    s += std::string(" ") + *p;
-  return s;
-}
-
-struct Run {
-  int exitCode = 0;
-  std::string out, err;
-};
-
-std::string slurp(int fd) {
-  std::string s;
-  char buf[4096];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
-    s.append(buf, size_t(n));
-  return s;
-}
-
-Run runOnce(const Options &o, long seed) {
-  char outPath[] = "/tmp/fibercl_explore_out_XXXXXX";
-  char errPath[] = "/tmp/fibercl_explore_err_XXXXXX";
-  int outFd = mkstemp(outPath), errFd = mkstemp(errPath);
-  unlink(outPath);
-  unlink(errPath);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(outFd, 1);
-    dup2(errFd, 2);
-    setenv("FIBERCL_SEED", std::to_string(seed).c_str(), 1);
-    execvp(o.program[0], o.program.data());
-    std::fprintf(stderr, "fibercl: cannot run %s: %s\n", o.program[0], std::strerror(errno));
-    _exit(127);
-  }
-  Run r;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  lseek(outFd, 0, SEEK_SET);
-  lseek(errFd, 0, SEEK_SET);
-  r.out = slurp(outFd);
-  r.err = slurp(errFd);
-  close(outFd);
-  close(errFd);
-  return r;
-}
-
-// The output explore compares: without the lines --ignore matches.
-std::string comparable(const Options &o, const std::string &out) {
-  if (o.ignorePattern.empty())
-    return out;
-  std::regex ignore(o.ignorePattern);
-  std::istringstream in(out);
-  std::string kept, line;
-  while (std::getline(in, line))
-    if (!std::regex_search(line, ignore))
-      kept += line + "\n";
-  return kept;
-}
-
-int explore(const Options &o) {
-  applyEnvironment(o);
-  std::string reference;
-  int flagged = 0;
-  for (long seed = o.seedFirst; seed <= o.seedLast; ++seed) {
-    Run r = runOnce(o, seed);
-    std::vector<std::string> why;
-    if (r.exitCode != 0)
-      why.push_back("exit status " + std::to_string(r.exitCode));
-    if (r.err.find("FiberCL: deadlock") != std::string::npos)
-      why.push_back("deadlock");
-    if (r.err.find("barrier divergence") != std::string::npos)
-      why.push_back("barrier divergence");
-    std::string out = o.statusOnly ? std::string() : comparable(o, r.out);
-    if (seed == o.seedFirst)
-      reference = out;
-    else if (out != reference)
-      why.push_back("output differs from seed " + std::to_string(o.seedFirst));
-    if (why.empty()) {
-      std::printf("seed %ld: ok\n", seed);
-      continue;
-    }
-    ++flagged;
-    std::string reasons;
-    for (const auto &w : why)
-      reasons += (reasons.empty() ? "" : ", ") + w;
-    std::printf("seed %ld: %s\n  reproduce: %s\n", seed, reasons.c_str(),
-                commandLine(o, seed).c_str());
-  }
-  std::printf("%d of %ld seeds stood out\n", flagged, o.seedLast - o.seedFirst + 1);
-  return flagged ? 1 : 0;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
@@ -313,8 +245,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "fibercl: cannot run %s: %s\n", o.program[0], std::strerror(errno));
     return 127;
   }
-  if (verb == "explore")
-    return explore(parse(argc, argv, true));
+  if (verb == "explore") {
+    Options o = parse(argc, argv, true);
+    applyEnvironment(o);
+    return explore(o);
+  }
   if (verb == "platforms")
     return listPlatforms();
   if (verb == "occupancy")

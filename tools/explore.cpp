@@ -1,0 +1,183 @@
+// `fibercl explore` (explore.hpp): the seeds of this process's shard run at most
+// --jobs at a time; each is judged against the reference (seed A, the range's first,
+// which every shard runs) and printed in seed order, so that the output does not
+// depend on --jobs; then the summary, by where the seeds fail.
+#include "tools/explore.hpp"
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "tools/explore_summary.hpp"
+#include "tools/failure_place.hpp"
+#include "tools/seed_runs.hpp"
+
+namespace {
+
+std::string commandLine(const Options &o, long seed) {
+  std::string s;
+  for (const auto &[name, value] : o.env)
+    s += name + "=" + value + " ";
+  s += "FIBERCL_SEED=" + std::to_string(seed);
+  for (char *const *p = o.program.data(); *p; ++p)
+    s += std::string(" ") + *p;
+  return s;
+}
+
+std::string joined(const std::vector<std::string> &parts) {
+  std::string s;
+  for (const auto &p : parts)
+    s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+class Explorer {
+public:
+  explicit Explorer(const Options &o)
+      : o_(o), first_(o.seedFirst + o.shardIndex - 1),
+        count_(first_ > o.seedLast ? 0 : (o.seedLast - first_) / o.shardCount + 1) {
+    if (!o.ignorePattern.empty())
+      ignore_.emplace(o.ignorePattern);
+  }
+  int run();
+
+private:
+  long seedAt(long k) const { return first_ + k * o_.shardCount; }
+  std::string shardName() const {
+    return std::to_string(o_.shardIndex) + "/" + std::to_string(o_.shardCount);
+  }
+  std::string comparable(const std::string &out) const;
+  std::vector<std::string> failures(const SeedRun &r) const;
+  void arrived(SeedRun r);
+  void judge(const SeedRun &r);
+  void printReady();
+
+  struct Verdict {
+    std::vector<std::string> why; // empty: ok
+    std::string place;            // failurePlace of its error output
+  };
+  const Options &o_;
+  std::optional<std::regex> ignore_;
+  const long first_, count_;             // this shard: first_, first_ + n, ...; how many
+  std::optional<std::string> reference_; // seed A's comparable output, once it ran
+  std::vector<SeedRun> waiting_;         // runs that ended before the reference
+  std::map<long, Verdict> verdicts_;     // judged, not printed yet
+  long printed_ = 0;
+  ExploreSummary summary_;
+};
+
+// The output explore compares: none with --status-only, else without the lines
+// --ignore matches.
+std::string Explorer::comparable(const std::string &out) const {
+  if (o_.statusOnly)
+    return {};
+  if (!ignore_)
+    return out;
+  std::istringstream in(out);
+  std::string kept, line;
+  while (std::getline(in, line))
+    if (!std::regex_search(line, *ignore_))
+      kept += line + "\n";
+  return kept;
+}
+
+// Why a run failed, whatever its output.
+std::vector<std::string> Explorer::failures(const SeedRun &r) const {
+  std::vector<std::string> why;
+  if (r.exitCode != 0)
+    why.push_back("exit status " + std::to_string(r.exitCode));
+  if (r.err.find("FiberCL: deadlock") != std::string::npos)
+    why.push_back("deadlock");
+  if (r.err.find("barrier divergence") != std::string::npos)
+    why.push_back("barrier divergence");
+  return why;
+}
+
+void Explorer::judge(const SeedRun &r) {
+  Verdict v;
+  v.why = failures(r);
+  if (r.seed != o_.seedFirst && comparable(r.out) != *reference_)
+    v.why.push_back("output differs from seed " + std::to_string(o_.seedFirst));
+  if (!v.why.empty())
+    v.place = failurePlace(r.err);
+  verdicts_[r.seed] = std::move(v);
+}
+
+void Explorer::arrived(SeedRun r) {
+  bool inShard = (r.seed - o_.seedFirst) % o_.shardCount == o_.shardIndex - 1;
+  if (r.seed == o_.seedFirst) {
+    reference_ = comparable(r.out);
+    if (!inShard) { // judged by its own shard; said here, not counted
+      std::vector<std::string> why = failures(r);
+      std::printf("reference: seed %ld, not in shard %s: run for its output only%s\n", r.seed,
+                  shardName().c_str(),
+                  why.empty() ? "" : (" (it stood out: " + joined(why) + ")").c_str());
+    }
+    for (const SeedRun &w : waiting_)
+      judge(w);
+    waiting_.clear();
+    if (!inShard)
+      return;
+  }
+  if (reference_)
+    judge(r);
+  else
+    waiting_.push_back(std::move(r));
+}
+
+// The verdicts that follow the last printed, in seed order.
+void Explorer::printReady() {
+  for (auto it = verdicts_.find(seedAt(printed_)); it != verdicts_.end();
+       it = verdicts_.find(seedAt(printed_))) {
+    long seed = it->first;
+    const Verdict &v = it->second;
+    if (v.why.empty()) {
+      std::printf("seed %ld: ok\n", seed);
+    } else {
+      std::string reproduce = commandLine(o_, seed);
+      std::printf("seed %ld: %s\n  reproduce: %s\n", seed, joined(v.why).c_str(),
+                  reproduce.c_str());
+      summary_.add(seed, v.place, joined(v.why), reproduce);
+    }
+    verdicts_.erase(it);
+    ++printed_;
+  }
+  std::fflush(stdout);
+}
+
+int Explorer::run() {
+  SeedRuns runs(o_.program);
+  // Seed A first: every seed is compared with its output.
+  bool referenceStarted = count_ == 0 || first_ == o_.seedFirst;
+  long started = 0;
+  while (printed_ < count_) {
+    while (runs.running() < size_t(o_.jobs) && (!referenceStarted || started < count_)) {
+      if (!referenceStarted) {
+        runs.start(o_.seedFirst);
+        referenceStarted = true;
+      } else {
+        runs.start(seedAt(started++));
+      }
+    }
+    arrived(runs.next());
+    printReady();
+  }
+  summary_.print(stdout);
+  std::printf("%ld of %ld seeds stood out", summary_.flagged(), count_);
+  if (o_.shardCount > 1)
+    std::printf(" (shard %s of seeds %ld..%ld)", shardName().c_str(), o_.seedFirst, o_.seedLast);
+  std::printf("\n");
+  std::fflush(stdout);
+  if (!o_.summaryJson.empty() &&
+      !summary_.writeJson(o_.summaryJson, o_.seedFirst, o_.seedLast, shardName(), count_)) {
+    std::fprintf(stderr, "fibercl: cannot write %s\n", o_.summaryJson.c_str());
+    return 2;
+  }
+  return summary_.flagged() ? 1 : 0;
+}
+
+} // namespace
+
+int explore(const Options &o) { return Explorer(o).run(); }
