@@ -7,10 +7,12 @@
 // cells (c = global id, strided by the global size) from the previous sweep's
 // labels: new = min(own, the open 4-neighbours'); labels are double-buffered
 // (sweep s reads lab[s & 1], writes lab[(s + 1) & 1]). A cell that changed raises
-// the convergence flag of the sweep. Sweeps are separated by a sense-reversing
-// counter barrier; after it every work-item reads the flag, all alike, and the
-// groups stop at the first sweep whose flag stayed clear. The fixed point gives
-// every cell the smallest index of its component.
+// the convergence flag of the sweep then and there (an atomic store inside the
+// sweep, as "*changed = 1" is usually written); most cells, most sweeps, only
+// read. Sweeps are separated by a sense-reversing counter barrier; after it every
+// work-item reads the flag, all alike, and the groups stop at the first sweep
+// whose flag stayed clear. The fixed point gives every cell the smallest index of
+// its component.
 //
 // The flag is one logical word in three slots: sweep s raises flag[s % 3]; group
 // 0 clears flag[(s + 1) % 3] during sweep s, which nobody reads any more (it was
@@ -57,7 +59,6 @@ __kernel void label_prop(__global atomic_int *bar, __global atomic_int *flag,
     if (get_group_id(0) == 0 && get_local_id(0) == 0)
       atomic_store_explicit(&flag[(sweep + 1) % 3], 0, memory_order_relaxed,
                             memory_scope_device);
-    int changed = 0;
     for (int c = gid; c < cells; c += gsize) {
       const int own = src[c];
       if (own < 0)
@@ -73,11 +74,10 @@ __kernel void label_prop(__global atomic_int *bar, __global atomic_int *flag,
       if (y + 1 < side && src[c + side] >= 0)
         m = min(m, src[c + side]);
       dst[c] = m;
-      changed |= m != own;
+      if (m != own)
+        atomic_store_explicit(&flag[sweep % 3], 1, memory_order_relaxed,
+                              memory_scope_device);
     }
-    if (changed)
-      atomic_store_explicit(&flag[sweep % 3], 1, memory_order_relaxed,
-                            memory_scope_device);
     sense_barrier(bar, &sense, groups);
     const int again = atomic_load_explicit(&flag[sweep % 3], memory_order_relaxed,
                                            memory_scope_device);
