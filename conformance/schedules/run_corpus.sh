@@ -28,7 +28,8 @@ bounds=${BOUNDS:-"1 2 4 8 0"}
 bounds=${bounds//,/ }
 only=${ONLY:-.}
 declare -A iters=()
-for kv in ${ITERS//,/ }; do
+iters_list=${ITERS:-}
+for kv in ${iters_list//,/ }; do
   iters[${kv%%=*}]=${kv#*=}
 done
 corpus=${SCHEDULE_CORPUS:-$build/conformance/schedules/schedule_corpus}
