@@ -95,6 +95,7 @@ const ProgramList &allPrograms() {
     addBarrierPrograms(l);
     addLockPrograms(l);
     addLitmusPrograms(l);
+    addReadMostlyPrograms(l);
     addBugPrograms(l);
     return l;
   }();

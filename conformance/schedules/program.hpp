@@ -92,6 +92,7 @@ void addBarrierPrograms(ProgramList &list);   // prog_barrier.cpp
 void addLockPrograms(ProgramList &list);      // prog_locks.cpp
 void addLitmusPrograms(ProgramList &list);    // prog_litmus.cpp
 void addBugPrograms(ProgramList &list);       // prog_bugs.cpp
+void addReadMostlyPrograms(ProgramList &list); // prog_readmostly.cpp
 
 const ProgramList &allPrograms();
 const Program *findProgram(const std::string &name);
