@@ -1,6 +1,7 @@
 // Programs whose waiting loops mostly read (issue 27): scan_lookback (single-pass
 // prefix scan with decoupled look-back), bfs_sweep (persistent bottom-up BFS),
-// label_prop (Jacobi label propagation between counter barriers), ring_queue
+// label_prop (Jacobi label propagation between counter barriers), label_inplace (the
+// same in place, atomic reads), ring_queue
 // (producers and consumers scanning a ring of slot flags), status_poll (every group
 // polls every status word). Kernels: kernels/scan_lookback.cl, bfs_sweep.cl,
 // label_prop.cl, ring_queue.cl, status_poll.cl.
@@ -187,6 +188,47 @@ public:
 // ---------------------------------------------------------------------------
 // label_prop
 
+// The fixed point of label propagation on a side x side grid (-1: walls): each open
+// cell gets its component's smallest index (the first cell of the component met in
+// index order, from which a BFS labels the rest). Jacobi sweeps reach a cell at its
+// distance from that cell, so the last change happens at sweep D = the largest such
+// distance, and they run D + 1 sweeps (the last one changes nothing).
+std::vector<int> hostLabels(const std::vector<int> &lab, int side, int &D) {
+  const int cells = side * side;
+  std::vector<int> want(lab), distance(cells, -1);
+  D = 0;
+  for (int c0 = 0; c0 < cells; ++c0) {
+    if (lab[c0] < 0 || distance[c0] >= 0)
+      continue;
+    std::queue<int> q;
+    distance[c0] = 0;
+    q.push(c0);
+    while (!q.empty()) {
+      const int c = q.front();
+      q.pop();
+      want[c] = c0;
+      D = std::max(D, distance[c]);
+      const int x = c % side, y = c / side;
+      const int next[4] = {x > 0 ? c - 1 : -1, x + 1 < side ? c + 1 : -1,
+                           y > 0 ? c - side : -1, y + 1 < side ? c + side : -1};
+      for (int u : next)
+        if (u >= 0 && lab[u] >= 0 && distance[u] < 0) {
+          distance[u] = distance[c] + 1;
+          q.push(u);
+        }
+    }
+  }
+  return want;
+}
+
+// The grid of label_prop and label_inplace: 30% walls, open cells labelled by index.
+std::vector<int> gridLabels(unsigned salt, int side) {
+  std::vector<int> lab(side * side);
+  for (int c = 0; c < side * side; ++c)
+    lab[c] = hostHash(salt * 3266489917u + (unsigned)c) % 10 < 3 ? -1 : c;
+  return lab;
+}
+
 class LabelProp : public Program {
 public:
   LabelProp()
@@ -202,9 +244,7 @@ public:
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups;
     const int side = std::max(p.iters, 2), cells = side * side;
-    std::vector<int> lab(cells);
-    for (int c = 0; c < cells; ++c)
-      lab[c] = hostHash(p.salt * 3266489917u + (unsigned)c) % 10 < 3 ? -1 : c;
+    const std::vector<int> lab = gridLabels(p.salt, side);
     cl_program prog = s.program({"common.cl", "label_prop.cl"}, "-cl-std=CL2.0");
     Kernel k = s.kernel(prog, "label_prop");
     Buffer bar = s.buffer(std::vector<int>{0, 0});
@@ -215,34 +255,8 @@ public:
     setArgs(k, bar, flag, lab0, lab1, (cl_int)side, sweepsRun);
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
-      // The fixed point: each open cell gets its component's smallest index (the
-      // first cell of the component met in index order, from which a BFS labels
-      // the rest). Jacobi sweeps reach a cell at its distance from that cell, so
-      // the last change happens at sweep D = the largest such distance, and the
-      // groups run D + 1 sweeps (the last one changes nothing).
-      std::vector<int> want(lab), distance(cells, -1);
       int D = 0;
-      for (int c0 = 0; c0 < cells; ++c0) {
-        if (lab[c0] < 0 || distance[c0] >= 0)
-          continue;
-        std::queue<int> q;
-        distance[c0] = 0;
-        q.push(c0);
-        while (!q.empty()) {
-          const int c = q.front();
-          q.pop();
-          want[c] = c0;
-          D = std::max(D, distance[c]);
-          const int x = c % side, y = c / side;
-          const int next[4] = {x > 0 ? c - 1 : -1, x + 1 < side ? c + 1 : -1,
-                               y > 0 ? c - side : -1, y + 1 < side ? c + side : -1};
-          for (int u : next)
-            if (u >= 0 && lab[u] >= 0 && distance[u] < 0) {
-              distance[u] = distance[c] + 1;
-              q.push(u);
-            }
-        }
-      }
+      const std::vector<int> want = hostLabels(lab, side, D);
       sameArray(out, s.read<int>(lab0, cells), want, "lab0") &&
           sameArray(out, s.read<int>(lab1, cells), want, "lab1");
       auto runs = s.read<int>(sweepsRun, G);
@@ -251,6 +265,52 @@ public:
           markWrong(out, "group " + std::to_string(g) + " ran " +
                              std::to_string(runs[g]) + " sweeps, not " +
                              std::to_string(D + 1));
+          break;
+        }
+    }
+    conclude(out);
+    return out;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// label_inplace
+
+class LabelInplace : public Program {
+public:
+  LabelInplace()
+      : Program({"label_inplace",
+                 "label_prop computed in place: atomic loads of every label, a "
+                 "label lowered by its owner only when a neighbour's is smaller, the "
+                 "flag raised then (late sweeps only read); iters x iters grid, G = "
+                 "bound groups (8 unbounded); labels vs host, every group the same "
+                 "sweep count, at most the Jacobi count",
+                 "persistent-thread label propagation (chaotic relaxation); seed 003 "
+                 "§5 (atomic counter barrier)",
+                 Expect::Ok, GroupRule::AtBound, 8, 64, 256}) {}
+
+  Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
+    const size_t G = p.groups;
+    const int side = std::max(p.iters, 2), cells = side * side;
+    const std::vector<int> lab = gridLabels(p.salt, side);
+    cl_program prog = s.program({"common.cl", "label_prop.cl"}, "-cl-std=CL2.0");
+    Kernel k = s.kernel(prog, "label_inplace");
+    Buffer bar = s.buffer(std::vector<int>{0, 0});
+    Buffer flag = s.buffer(std::vector<int>{0, 0, 0});
+    Buffer labels = s.buffer(lab);
+    Buffer sweepsRun = s.buffer(std::vector<int>(G, -1));
+    setArgs(k, bar, flag, labels, (cl_int)side, sweepsRun);
+    Outcome out;
+    if (launched(s, k, p, schedule, out)) {
+      int D = 0;
+      const std::vector<int> want = hostLabels(lab, side, D);
+      sameArray(out, s.read<int>(labels, cells), want, "lab");
+      auto runs = s.read<int>(sweepsRun, G);
+      for (size_t g = 0; g < G; ++g)
+        if (runs[g] != runs[0] || runs[g] < 1 || runs[g] > D + 1) {
+          markWrong(out, "group " + std::to_string(g) + " ran " + std::to_string(runs[g]) +
+                             " sweeps (group 0: " + std::to_string(runs[0]) +
+                             ", Jacobi needs " + std::to_string(D + 1) + ")");
           break;
         }
     }
@@ -383,6 +443,7 @@ void addReadMostlyPrograms(ProgramList &list) {
   list.push_back(std::make_unique<ScanLookback>());
   list.push_back(std::make_unique<BfsSweep>());
   list.push_back(std::make_unique<LabelProp>());
+  list.push_back(std::make_unique<LabelInplace>());
   list.push_back(std::make_unique<RingQueue>());
   list.push_back(std::make_unique<StatusPoll>());
 }

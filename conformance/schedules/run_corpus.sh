@@ -96,7 +96,7 @@ for n in $bounds; do
   run correct delay_rendezvous --occupancy "$n" "${both[@]}"
   # Waiting loops that mostly read (issue 27): scan_lookback has dynamic tile
   # ids (1024 groups at any bound), the others launch G = N (8 when unbounded).
-  for p in scan_lookback bfs_sweep label_prop ring_queue status_poll; do
+  for p in scan_lookback bfs_sweep label_prop label_inplace ring_queue status_poll; do
     run correct $p --occupancy "$n" "${both[@]}"
   done
   # Correct with any number of groups at any bound.

@@ -88,3 +88,55 @@ __kernel void label_prop(__global atomic_int *bar, __global atomic_int *flag,
   if (get_local_id(0) == 0)
     sweeps_run[get_group_id(0)] = sweep;
 }
+
+// Program label_inplace: the same fixed point computed in place, as label propagation
+// is often written for GPUs: every label is read with an atomic load and lowered by
+// its owner (the work-item c belongs to) only when a neighbour's is smaller, the
+// convergence flag raised then; late sweeps read thousands of cells and write none.
+// The sweeps a schedule needs vary (at most the Jacobi count, D + 1): every group
+// must still run the same number.
+__kernel void label_inplace(__global atomic_int *bar, __global atomic_int *flag,
+                            __global atomic_int *lab, int side,
+                            __global int *sweeps_run) {
+  const int gid = (int)get_global_id(0);
+  const int gsize = (int)get_global_size(0);
+  const int groups = (int)get_num_groups(0);
+  const int cells = side * side;
+  int sense = 0;
+  int sweep = 0;
+  for (;;) {
+    if (get_group_id(0) == 0 && get_local_id(0) == 0)
+      atomic_store_explicit(&flag[(sweep + 1) % 3], 0, memory_order_relaxed,
+                            memory_scope_device);
+    for (int c = gid; c < cells; c += gsize) {
+      const int own = atomic_load_explicit(&lab[c], memory_order_relaxed,
+                                           memory_scope_device);
+      if (own < 0)
+        continue; // a wall
+      const int x = c % side, y = c / side;
+      const int next[4] = {x > 0 ? c - 1 : -1, x + 1 < side ? c + 1 : -1,
+                           y > 0 ? c - side : -1, y + 1 < side ? c + side : -1};
+      int m = own;
+      for (int k = 0; k < 4; ++k)
+        if (next[k] >= 0) {
+          const int v = atomic_load_explicit(&lab[next[k]], memory_order_relaxed,
+                                             memory_scope_device);
+          if (v >= 0)
+            m = min(m, v);
+        }
+      if (m < own) {
+        atomic_store_explicit(&lab[c], m, memory_order_relaxed, memory_scope_device);
+        atomic_store_explicit(&flag[sweep % 3], 1, memory_order_relaxed,
+                              memory_scope_device);
+      }
+    }
+    sense_barrier(bar, &sense, groups);
+    const int again = atomic_load_explicit(&flag[sweep % 3], memory_order_relaxed,
+                                           memory_scope_device);
+    ++sweep;
+    if (!again)
+      break;
+  }
+  if (get_local_id(0) == 0)
+    sweeps_run[get_group_id(0)] = sweep;
+}
