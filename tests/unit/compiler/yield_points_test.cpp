@@ -72,10 +72,49 @@ done:
   ret void
 }
 
+; int tries = 0; while (atomic_load(flag) == 0) ++tries; *out = tries;
+define void @tries.fibercl.body(ptr addrspace(1) %flag, ptr addrspace(1) %out, ptr %ctx, i32 %x, i32 %y, i32 %z) #4 {
+entry:
+  br label %wait
+wait:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %wait ]
+  %v = load atomic i32, ptr addrspace(1) %flag acquire, align 4
+  %i.next = add i32 %i, 1
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %done, label %wait
+done:
+  store i32 %i.next, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+; int n = 0; while (atomic_load(flag) == 0) if (++n == 4) atomic_store(flag, 1);
+define void @counted.fibercl.body(ptr addrspace(1) %flag, ptr %ctx, i32 %x, i32 %y, i32 %z) #5 {
+entry:
+  br label %wait
+wait:
+  %n = phi i32 [ 0, %entry ], [ %n.next, %latch ]
+  %v = load atomic i32, ptr addrspace(1) %flag acquire, align 4
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %done, label %body
+body:
+  %n.next = add i32 %n, 1
+  %fourth = icmp eq i32 %n.next, 4
+  br i1 %fourth, label %release, label %latch
+release:
+  store atomic i32 1, ptr addrspace(1) %flag release, align 4
+  br label %latch
+latch:
+  br label %wait
+done:
+  ret void
+}
+
 attributes #0 = { "fibercl-kernel"="spin" }
 attributes #1 = { "fibercl-kernel"="bounded" }
 attributes #2 = { "fibercl-kernel"="pipe" }
 attributes #3 = { "fibercl-kernel"="private" }
+attributes #4 = { "fibercl-kernel"="tries" }
+attributes #5 = { "fibercl-kernel"="counted" }
 )";
 
 class YieldPoints : public ::testing::Test {
@@ -98,6 +137,24 @@ protected:
             found.push_back(
                 uint32_t(llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue()));
     return found;
+  }
+  // The failed-await check's carried fingerprint, in the header of a loop that may spin.
+  bool hasAwaitCheck(const char *kernel) {
+    for (llvm::BasicBlock &bb : body(kernel))
+      for (llvm::Instruction &i : bb)
+        if (i.getName().starts_with("await.prev"))
+          return true;
+    return false;
+  }
+  // Is `value` (an i32 of the body) hashed into an await check (widened to i64)?
+  bool hashed(const char *kernel, const char *value) {
+    for (llvm::BasicBlock &bb : body(kernel))
+      for (llvm::Instruction &i : bb)
+        if (i.getName() == value)
+          for (const llvm::User *u : i.users())
+            if (llvm::isa<llvm::ZExtInst>(u))
+              return true;
+    return false;
   }
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> m;
@@ -139,6 +196,20 @@ TEST_F(YieldPoints, OnlyKernelsThatSeeOtherGroupsGetThem) {
   EXPECT_FALSE(body("private").hasFnAttribute(kYieldsAttr));
   EXPECT_FALSE(body("private").hasFnAttribute(kMayBlockAttr));
   EXPECT_FALSE(yieldSites("bounded").empty());
+}
+
+TEST_F(YieldPoints, LoopsThatMaySpinCheckForFailedAwaits) {
+  EXPECT_TRUE(hasAwaitCheck("spin")) << print(*m);
+  EXPECT_TRUE(hasAwaitCheck("pipe"));
+  EXPECT_FALSE(hasAwaitCheck("bounded")); // ends by itself: never waits
+  EXPECT_FALSE(hasAwaitCheck("private"));
+}
+
+TEST_F(YieldPoints, StateIsWhatTheLoopsBranchesDependOn) {
+  // A count of tries used only after the loop changes nothing the loop does: a spin
+  // that counts its tries still waits. A count a branch of the loop tests is state.
+  EXPECT_FALSE(hashed("tries", "i.next")) << print(*m);
+  EXPECT_TRUE(hashed("counted", "n.next")) << print(*m);
 }
 
 } // namespace
