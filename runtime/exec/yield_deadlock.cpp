@@ -51,10 +51,16 @@ void watchdog(YieldShared &sh) noexcept {
   if (sh.watchEpoch.load(std::memory_order_relaxed) != ep) {
     sh.watchEpoch.store(ep, std::memory_order_relaxed);
     sh.watchSinceNs.store(now, std::memory_order_relaxed);
+    sh.checking.store(false, std::memory_order_relaxed);
     return;
   }
-  if (now - sh.watchSinceNs.load(std::memory_order_relaxed) <
-      int64_t(sh.S.deadlockTimeoutSeconds * 1e9))
+  const int64_t quiet = now - sh.watchSinceNs.load(std::memory_order_relaxed);
+  const int64_t timeout = int64_t(sh.S.deadlockTimeoutSeconds * 1e9);
+  // Without the failed-await checks no group is ever found waiting: they are asked for
+  // well before the timeout, so that rounds of them fit in it.
+  if (quiet >= timeout / 4)
+    sh.checking.store(true, std::memory_order_relaxed);
+  if (quiet < timeout)
     return;
   if (sh.canAdmit() || !allOccupantsStuck(sh, kParallelRounds))
     return;

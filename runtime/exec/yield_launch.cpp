@@ -272,6 +272,7 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->fctx = nullptr;
   y->back = nullptr;
   y->ys = fcl_yield_state{};
+  y->ys.checking = sh.S.deterministic || sh.checking.load(std::memory_order_relaxed);
   y->lastProgress = y->lastAdvances = y->lastAwaits = 0;
   y->priority = 0;
   y->inWave = k < sh.waveSize;

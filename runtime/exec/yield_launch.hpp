@@ -175,6 +175,9 @@ struct YieldShared {
   EpochSlot epochs[kEpochSlots];
   std::atomic<uint64_t> watchEpoch{~0ull};  // parallel watchdog: epoch last seen
   std::atomic<int64_t> watchSinceNs{0};     // ... and since when
+  // Parallel mode: the watchdog asks groups for failed-await checks (fcl_yield_state::
+  // checking) once no progress has been seen for a quarter of the deadlock timeout.
+  std::atomic<bool> checking{false};
   std::atomic<unsigned> workerIds{0};
   std::atomic<uint64_t> yields{0};
   std::atomic<uint64_t> switches{0};

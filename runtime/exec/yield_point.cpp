@@ -81,6 +81,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   ++y->local->yields;
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
+  y->ys.checking = sh.S.deterministic || sh.checking.load(std::memory_order_relaxed);
   // For the policy, a group in the middle of a waiting loop's iteration is working.
   const bool progressed = j != Judgement::Waiting;
   if (j == Judgement::Progress)

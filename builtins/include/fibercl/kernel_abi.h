@@ -39,13 +39,17 @@ typedef uint32_t fcl_u32;
  * exit and addresses depend on, whether it wrote -- with the previous iteration's:
  * the same state is a failed await (`awaits += 1`: the group waits), another one is
  * an advance (`advances += 1`: it works, e.g. a scan reading new addresses). The
- * deadlock detector's evidence that a group only waits is failed awaits alone. */
+ * deadlock detector's evidence that a group only waits is failed awaits alone. Those
+ * checks run only while `checking` is nonzero: always in deterministic mode, in
+ * parallel mode once no group has made progress for a while (they cost a hash per
+ * read). */
 typedef struct fcl_yield_state {
   fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
   fcl_u64 progress;
   fcl_u64 observed;
   fcl_u64 awaits;
   fcl_u64 advances;
+  fcl_u64 checking; /* written by the runtime only */
 } fcl_yield_state;
 
 typedef struct fcl_group_ctx {

@@ -106,6 +106,9 @@ bool readsUnobserved(const llvm::Instruction &i) {
 
 } // namespace
 
+// Marks of the carried fingerprint (a real one has bit 1 set).
+constexpr uint64_t kNoStart = 0, kStarted = 1;
+
 struct AwaitChecks::Plan {
   struct Latch {
     llvm::Instruction *terminator;
@@ -202,18 +205,8 @@ void AwaitChecks::insert(llvm::Value *state) {
   const size_t observedAt = offsetof(fcl_yield_state, observed);
   const size_t progressAt = offsetof(fcl_yield_state, progress);
 
-  // observed += mix(address, value) after each observation.
-  for (const Observation &o : plan_->observations) {
-    llvm::IRBuilder<> b(ifScheduled(state, o.at->getNextNode()).then);
-    llvm::Value *key = b.CreateXor(
-        b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
-        toI64(b, dl, observedValue(b, o.at)));
-    llvm::Value *field = yieldStateField(b, state, observedAt);
-    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), mix64(b, key)), field);
-  }
-
-  // Entering a loop reads the counters from the state, or from zeros when the launch
-  // is not scheduled (the values are then never used).
+  // What a state pointer that may be null is read through: zeros when the launch is
+  // not scheduled (the values read are then never used).
   llvm::Module &m = *body.getParent();
   auto *zerosTy = llvm::ArrayType::get(i64, sizeof(fcl_yield_state) / 8);
   llvm::GlobalVariable *zeros = m.getGlobalVariable("fibercl.unscheduled_yield_state", true);
@@ -221,16 +214,40 @@ void AwaitChecks::insert(llvm::Value *state) {
     zeros = new llvm::GlobalVariable(m, zerosTy, true, llvm::GlobalValue::InternalLinkage,
                                      llvm::ConstantAggregateZero::get(zerosTy),
                                      "fibercl.unscheduled_yield_state");
+  auto readable = [&](llvm::IRBuilder<> &b) {
+    return b.CreateSelect(b.CreateIsNull(state), zeros, state);
+  };
+  // A block that runs before `before` only while the runtime asks for the checks.
+  auto ifChecking = [&](llvm::Instruction *before) {
+    llvm::IRBuilder<> b(before);
+    llvm::Value *flag = b.CreateLoad(
+        i64, yieldStateField(b, readable(b), offsetof(fcl_yield_state, checking)));
+    llvm::Instruction *then =
+        llvm::SplitBlockAndInsertIfThen(b.CreateIsNotNull(flag, "checking"), before, false);
+    return ScheduledBlock{then, then->getParent()->getSinglePredecessor()};
+  };
+
+  // observed += mix(address, value) after each observation.
+  for (const Observation &o : plan_->observations) {
+    llvm::IRBuilder<> b(ifChecking(o.at->getNextNode()).then);
+    llvm::Value *key = b.CreateXor(
+        b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
+        toI64(b, dl, observedValue(b, o.at)));
+    llvm::Value *field = yieldStateField(b, state, observedAt);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), mix64(b, key)), field);
+  }
 
   for (Plan::Loop &l : plan_->loops) {
+    // await.prev: the previous iteration's fingerprint, or kNoStart / kStarted while
+    // there is none (just entered, or the checks were off).
     llvm::IRBuilder<> hb(&*l.header->begin());
-    llvm::PHINode *prev = hb.CreatePHI(i64, 2, "await.prev");     // 0: first iteration
+    llvm::PHINode *prev = hb.CreatePHI(i64, 2, "await.prev");
     llvm::PHINode *seenAt = hb.CreatePHI(i64, 2, "await.observed"); // at its start
     llvm::PHINode *wroteAt = hb.CreatePHI(i64, 2, "await.progress");
     for (llvm::Instruction *t : l.entering) {
       llvm::IRBuilder<> b(t);
-      llvm::Value *from = b.CreateSelect(b.CreateIsNull(state), zeros, state);
-      prev->addIncoming(b.getInt64(0), t->getParent());
+      llvm::Value *from = readable(b);
+      prev->addIncoming(b.getInt64(kNoStart), t->getParent());
       seenAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, observedAt)),
                           t->getParent());
       wroteAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, progressAt)),
@@ -238,15 +255,18 @@ void AwaitChecks::insert(llvm::Value *state) {
     }
     for (size_t k = 0; k < l.latches.size(); ++k) {
       Plan::Latch &lt = l.latches[k];
-      ScheduledBlock guard = ifScheduled(state, lt.terminator);
+      ScheduledBlock guard = ifChecking(lt.terminator);
       llvm::IRBuilder<> b(guard.then);
       llvm::Value *seen = b.CreateLoad(i64, yieldStateField(b, state, observedAt));
       llvm::Value *wrote = b.CreateLoad(i64, yieldStateField(b, state, progressAt));
       llvm::Value *print = b.CreateAdd(b.CreateSub(seen, seenAt), b.getInt64(k));
       for (llvm::Value *v : lt.carried)
         print = mix64(b, b.CreateXor(print, toI64(b, dl, v)));
-      print = b.CreateOr(print, b.getInt64(1)); // never 0, the first iteration's mark
-      llvm::Value *first = b.CreateICmpEQ(prev, b.getInt64(0));
+      print = b.CreateOr(print, b.getInt64(2)); // never kNoStart or kStarted
+      // Nothing to compare with: the iteration's start was not recorded (kNoStart: its
+      // difference is meaningless, the next one's is not) or there is no fingerprint
+      // yet (kStarted). Such an iteration is neither a failed await nor an advance.
+      llvm::Value *first = b.CreateICmpULE(prev, b.getInt64(kStarted));
       llvm::Value *same = b.CreateAnd(b.CreateICmpEQ(print, prev),
                                       b.CreateICmpEQ(wrote, wroteAt));
       if (l.opaque)
@@ -257,6 +277,8 @@ void AwaitChecks::insert(llvm::Value *state) {
       };
       count(offsetof(fcl_yield_state, awaits), same);
       count(offsetof(fcl_yield_state, advances), b.CreateNot(b.CreateOr(same, first)));
+      llvm::Value *next = b.CreateSelect(b.CreateICmpEQ(prev, b.getInt64(kNoStart)),
+                                         b.getInt64(kStarted), print);
       // The next iteration starts from here (the skipped path keeps the old values).
       b.SetInsertPoint(lt.terminator);
       llvm::BasicBlock *checked = guard.then->getParent();
@@ -267,7 +289,8 @@ void AwaitChecks::insert(llvm::Value *state) {
         return phi;
       };
       llvm::BasicBlock *latch = lt.terminator->getParent();
-      prev->addIncoming(join(print, prev, "await.print"), latch);
+      // Iterations while the checks are off record nothing: the next check starts over.
+      prev->addIncoming(join(next, b.getInt64(kNoStart), "await.print"), latch);
       seenAt->addIncoming(join(seen, seenAt, "await.seen"), latch);
       wroteAt->addIncoming(join(wrote, wroteAt, "await.wrote"), latch);
     }

@@ -10,7 +10,9 @@
 // many atomics it performs: a long read-mostly scan inside a loop that waits on a flag
 // is working, not spinning.
 //
-// The checks, inserted into a kernel body (all of it only when the launch is scheduled):
+// The checks, inserted into a kernel body (run only while the runtime asks for them,
+// fcl_yield_state::checking: always in deterministic mode, in parallel mode once no
+// group has made progress for a while -- a hash per read is not free):
 //  - every read of shared memory inside a loop that may spin (loads, atomics, pipe
 //    counters) and every write there to private or __local memory adds a hash of its
 //    address and value to fcl_yield_state::observed (a sum, so an iteration's
