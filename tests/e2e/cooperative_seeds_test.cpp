@@ -9,13 +9,15 @@
 //   - `transmit` variables of forked groups equal work-group 0's;
 //   - groups leave only at resizing barriers (every round is run by M groups);
 //   - the results equal the host's.
-// FIBERCL_COOP_SEEDS=n runs seeds 1..n at each bound (the full check is 200:
-// tests/e2e/run_cooperative_seeds.sh); CTest runs a subset.
+// CTest runs seeds 1..50 and 5 parallel runs at each bound; FIBERCL_COOP_SEEDS=n (or
+// a..b), FIBERCL_COOP_BOUNDS=a..b and FIBERCL_COOP_PARALLEL=n choose others, and
+// scripts/cooperative_seeds.sh runs the full check (200 seeds, 20 parallel runs).
 //
 // And multitasking: a short kernel enqueued on another queue right after the
 // cooperative kernel's clFlush gets its slots at the next kill point.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -32,6 +34,7 @@ enum : int {
   kMDiffers = 3,      // group (a) did not see group 0's M in round (b), or ran past M
   kCountDiffers = 4,  // after the barrier: the groups that ran the round != M
   kTransmitWrong = 5, // a transmitted value differs from what group 0 holds
+  kTransmitItem = 6,  // a forked work-item got another work-item's value than item 0's
 };
 
 // Rounds, each ending in a resizing barrier. Work-item 0 of each group counts its group
@@ -62,11 +65,15 @@ const char *kRoundsSource = R"CLC(
                      global atomic_int *m_seen, global int *mark) {
     transmit int round = 0;
     transmit ulong h = 1469598103934665603ul;
+    // Differs between work-items: a forked group's work-items all get work-item 0's.
+    transmit int lid = (int)get_local_id(0);
     while (round < rounds) {
       int m = (int)get_num_groups(0);
       int g = (int)get_group_id(0);
       if (h != hash_to(round))
         violation(viol, 5, g, round);
+      if (lid != (int)get_local_id(0) && lid != 0)
+        violation(viol, 6, g, lid);
       if (get_local_id(0) == 0) {
         if (m < 1 || m > bound)
           violation(viol, 1, m, round);
@@ -101,17 +108,17 @@ const char *kRoundsSource = R"CLC(
     }
   })CLC";
 
-// Integer relaxation over n cells: each sweep computes b from a (or a from b) over the
-// cells partitioned by get_global_id / get_global_size, then a resizing barrier. The
-// sweep counter is transmitted.
+// Integer relaxation over n cells: each sweep computes dst from src over the cells
+// partitioned by get_global_id / get_global_size, then a resizing barrier, and the two
+// swap (Figure 4 of the paper). The sweep counter and the pointers are transmitted.
 const char *kRelaxSource = R"CLC(
   #include <fibercl/cooperative.h>
   kernel void relax(global int *a, global int *b, int n, int sweeps, int bound,
                     global atomic_int *viol) {
     transmit int sweep = 0;
+    transmit global int *src = a;
+    transmit global int *dst = b;
     while (sweep < sweeps) {
-      global int *src = (sweep & 1) ? b : a;
-      global int *dst = (sweep & 1) ? a : b;
       int m = (int)get_num_groups(0);
       if (get_local_id(0) == 0 && (m < 1 || m > bound || (int)get_group_id(0) >= m))
         if (atomic_fetch_add(&viol[0], 1) == 0) {
@@ -126,6 +133,9 @@ const char *kRelaxSource = R"CLC(
         dst[i] = (l + 2 * src[i] + r + sweep) / 4 + (i % 7);
       }
       resizing_global_barrier();
+      global int *t = src;
+      src = dst;
+      dst = t;
       sweep++;
     }
   })CLC";
@@ -145,9 +155,8 @@ std::vector<int> relaxOnHost(std::vector<int> a, int sweeps) {
   return (sweeps & 1) ? b : a;
 }
 
-// FIBERCL_COOP_SEEDS: "n" (seeds 1..n) or "a..b"; FIBERCL_COOP_BOUNDS likewise
-// (default 1..8). Seed 0 stands for parallel mode (no seed), run with every range that
-// starts at 1.
+// FIBERCL_COOP_SEEDS: "n" (seeds 1..n) or "a..b"; FIBERCL_COOP_BOUNDS "a..b" (default
+// 1..8).
 std::pair<int, int> rangeFromEnv(const char *name, std::pair<int, int> fallback) {
   const char *s = std::getenv(name);
   if (!s || !*s)
@@ -159,14 +168,25 @@ std::pair<int, int> rangeFromEnv(const char *name, std::pair<int, int> fallback)
   return {std::atoi(v.substr(0, dots).c_str()), std::atoi(v.substr(dots + 2).c_str())};
 }
 
+// FIBERCL_COOP_PARALLEL: runs in parallel mode (no seed) per bound.
+int parallelRuns() {
+  const char *s = std::getenv("FIBERCL_COOP_PARALLEL");
+  return s && *s ? std::atoi(s) : 5;
+}
+
 class CooperativeSeeds : public CLTest {
 protected:
   static constexpr int kGroups = 16, kLocal = 4;
+  // Seeds per bound in CTest (a few seconds); the full check runs 200.
+  static constexpr int kCTestSeeds = 50;
+  static constexpr int kRounds = 24;
+  // Per bound: the group counts M seen in some round (bit M).
+  unsigned groupCounts_[9] = {};
 
   // One launch of `rounds`; "" = parallel mode. Returns a description of what went
   // wrong ("" if nothing).
   std::string runRounds(cl_kernel k, int bound, const std::string &seed) {
-    const int rounds = 12;
+    const int rounds = kRounds;
     ScopedEnv env{{"FIBERCL_OCCUPANCY", std::to_string(bound)},
                   {"FIBERCL_DEADLOCK_TIMEOUT", "20"}};
     if (!seed.empty())
@@ -191,6 +211,9 @@ protected:
     std::vector<cl_int> cnt = read<cl_int>(count, rounds), m = read<cl_int>(mOf, rounds);
     std::vector<cl_int> mk = read<cl_int>(mark, rounds * 64);
     std::vector<cl_int> ms = read<cl_int>(mSeen, rounds * kGroups);
+    for (int r = 0; r < rounds; ++r)
+      if (m[r] >= 1 && m[r] <= 8)
+        groupCounts_[bound] |= 1u << m[r];
     for (int r = 0; r < rounds; ++r) {
       if (cnt[r] != m[r] || m[r] < 1 || m[r] > bound)
         return where + "round " + std::to_string(r) + " counted " + std::to_string(cnt[r]) +
@@ -243,40 +266,60 @@ protected:
 TEST_F(CooperativeSeeds, RoundsResizingAtEveryBarrierKeepTheInvariants) {
   SKIP_UNLESS_FIBERCL("cooperative kernels under seeds");
   cl_kernel k = kernelFrom(kRoundsSource, "rounds", "-cl-std=CL2.0");
-  const auto [seed0, seed1] = rangeFromEnv("FIBERCL_COOP_SEEDS", {1, 12});
+  const auto [seed0, seed1] = rangeFromEnv("FIBERCL_COOP_SEEDS", {1, kCTestSeeds});
   const auto [bound0, bound1] = rangeFromEnv("FIBERCL_COOP_BOUNDS", {1, 8});
+  const int parallel = parallelRuns();
   int runs = 0, failed = 0;
   std::string first;
   for (int bound = bound0; bound <= bound1; ++bound)
-    for (int s = seed0 == 1 ? 0 : seed0; s <= seed1; ++s) {
-      std::string what = runRounds(k, bound, s ? std::to_string(s) : std::string());
+    for (int s = -parallel; s <= seed1; ++s) {
+      if (s == 0)
+        continue;
+      if (s > 0 && s < seed0)
+        s = seed0;
+      std::string what = runRounds(k, bound, s > 0 ? std::to_string(s) : std::string());
       ++runs;
       if (!what.empty() && failed++ == 0)
         first = what;
     }
+  std::printf("%d runs (bounds %d..%d x seeds %d..%d and %d parallel runs each), %d failed\n",
+              runs, bound0, bound1, seed0, seed1, parallel, failed);
   EXPECT_EQ(failed, 0) << failed << " of " << runs << " runs failed; first: " << first;
+  // The seeds explore: with 12 or more of them, every M from 1 to the bound occurs.
+  if (seed1 - seed0 >= 11)
+    for (int bound = bound0; bound <= bound1; ++bound)
+      EXPECT_EQ(groupCounts_[bound], ((2u << bound) - 1) & ~1u)
+          << "bound " << bound << ": the rounds ran with group counts (bits) "
+          << groupCounts_[bound];
 }
 
 TEST_F(CooperativeSeeds, RelaxationWithTransmittedSweepCounterEqualsTheHost) {
   SKIP_UNLESS_FIBERCL("cooperative kernels under seeds");
   cl_kernel k = kernelFrom(kRelaxSource, "relax", "-cl-std=CL2.0");
-  const int n = 1000, sweeps = 9;
+  const int n = 1000, sweeps = 21;
   std::vector<int> init(n);
   for (int i = 0; i < n; ++i)
     init[i] = (i * 7919) % 1009 - 300;
   const std::vector<int> expected = relaxOnHost(init, sweeps);
-  const auto [seed0, seed1] = rangeFromEnv("FIBERCL_COOP_SEEDS", {1, 12});
+  const auto [seed0, seed1] = rangeFromEnv("FIBERCL_COOP_SEEDS", {1, kCTestSeeds});
   const auto [bound0, bound1] = rangeFromEnv("FIBERCL_COOP_BOUNDS", {1, 8});
+  const int parallel = parallelRuns();
   int runs = 0, failed = 0;
   std::string first;
   for (int bound = bound0; bound <= bound1; ++bound)
-    for (int s = seed0 == 1 ? 0 : seed0; s <= seed1; ++s) {
+    for (int s = -parallel; s <= seed1; ++s) {
+      if (s == 0)
+        continue;
+      if (s > 0 && s < seed0)
+        s = seed0;
       std::string what =
-          runRelax(k, bound, s ? std::to_string(s) : std::string(), init, expected, sweeps);
+          runRelax(k, bound, s > 0 ? std::to_string(s) : std::string(), init, expected, sweeps);
       ++runs;
       if (!what.empty() && failed++ == 0)
         first = what;
     }
+  std::printf("%d runs (bounds %d..%d x seeds %d..%d and %d parallel runs each), %d failed\n",
+              runs, bound0, bound1, seed0, seed1, parallel, failed);
   EXPECT_EQ(failed, 0) << failed << " of " << runs << " runs failed; first: " << first;
 }
 
