@@ -14,7 +14,7 @@ CoopLaunch::CoopLaunch(std::string kernel, uint32_t requested, uint32_t bound,
                        DeviceSlots *slots)
     : kernel_(std::move(kernel)), requested_(requested), capacity_(bound ? std::min(bound, requested) : requested),
       deterministic_(deterministic), rng_(seed ^ 0xc00b5eedull), slots_(slots),
-      remaining_(remaining), leaving_(requested, 0) {
+      remaining_(remaining) {
   if (slots_ && !slots_->coopStarted(capacity_))
     slots_ = nullptr; // another cooperative kernel is the device's: no multitasking
   // The scheduler may start with fewer than N groups; the seed says how many.
@@ -165,8 +165,11 @@ void CoopLaunch::releaseBarrier() {
     ++resizes_;
     if (to < active_) {
       kills_ += active_ - to;
-      for (uint32_t g = to; g < active_; ++g)
-        leaving_[g] = 1;
+      try {
+        shrinks_.push_back(Shrink{generation_.load(std::memory_order_relaxed), to, active_ - to});
+      } catch (...) {
+        std::abort();
+      }
     }
     uint32_t from = active_;
     setActive(to);
@@ -176,12 +179,19 @@ void CoopLaunch::releaseBarrier() {
   generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-bool CoopLaunch::leavesAfterResize(uint32_t gid) {
+bool CoopLaunch::leavesAfterResize(uint64_t generation, uint32_t gid) {
   std::lock_guard<std::mutex> lk(m_);
-  if (gid >= leaving_.size() || !leaving_[gid])
-    return false;
-  leaving_[gid] = 0;
-  return true;
+  for (size_t i = 0; i < shrinks_.size(); ++i) {
+    Shrink &s = shrinks_[i];
+    if (s.generation != generation)
+      continue;
+    if (gid < s.to)
+      return false;
+    if (--s.pending == 0)
+      shrinks_.erase(shrinks_.begin() + i);
+    return true;
+  }
+  return false;
 }
 
 uint32_t CoopLaunch::wanted() const { return slots_ ? slots_->wantedBack() : 0; }

@@ -63,8 +63,11 @@ public:
   bool released(uint64_t generation) const {
     return generation_.load(std::memory_order_acquire) != generation;
   }
-  // After a resizing barrier: does `gid` leave (the barrier shrank M below it)?
-  bool leavesAfterResize(uint32_t gid);
+  // After the resizing barrier of `generation` released it: does `gid` leave (the
+  // barrier shrank M to or below it)? Decided per barrier, not per group id: ids are
+  // reused by forks, and a group that leaves may not have been resumed yet when a new
+  // group of its id joins (and reaches the next resizing barrier).
+  bool leavesAfterResize(uint64_t generation, uint32_t gid);
   uint32_t wanted() const; // cooperative_query
   uint32_t bound() const { return capacity_; }
 
@@ -84,7 +87,13 @@ private:
   SplitMix rng_;
   DeviceSlots *slots_;
   std::atomic<uint64_t> &remaining_;
-  std::vector<uint8_t> leaving_;       // per group id: shrunk away by a resizing barrier
+  // Shrinking resizes whose leaving groups have not all asked yet: the barrier's
+  // generation, the new M, and how many groups (ids M..) are still to leave.
+  struct Shrink {
+    uint64_t generation;
+    uint32_t to, pending;
+  };
+  std::vector<Shrink> shrinks_;
   uint32_t active_ = 0;                // M
   std::deque<GroupStart> starts_;
   // Global barrier.

@@ -65,7 +65,7 @@ extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 s
     ++y->ys.progress; // arriving is progress: the group is not merely waiting
     uint64_t gen = coop.arrive(gid, resizing, site, frame, frameSize);
     waitForRelease(ctx, *y, gen, site);
-    if (resizing && coop.leavesAfterResize(gid))
+    if (resizing && coop.leavesAfterResize(gen, gid))
       answer = FCL_COOP_LEAVE;
     break;
   }

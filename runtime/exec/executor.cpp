@@ -98,6 +98,24 @@ struct Executor::Impl {
     return nullptr;
   }
 
+  // Under m: the first queued job with units that a host thread waiting in helpUntil
+  // may run. Not a cooperative kernel's: a thread that joins one runs its groups until
+  // the kernel ends, and the host thread may be waiting for something else -- a kernel
+  // on another queue that gets its slots at the cooperative kernel's next offer_kill
+  // and is done long before (issue 27: enqueued right after the cooperative kernel's
+  // clFlush, it waited for the whole cooperative kernel whenever the waiting host
+  // thread got to the cooperative launch before the second worker did). The workers
+  // run cooperative launches.
+  JobRef frontForHelper() {
+    JobRef front = frontWithWork();
+    if (!front || !front->range.cooperative)
+      return front;
+    for (const JobRef &j : queue)
+      if (!j->range.cooperative && !j->exhausted())
+        return j;
+    return nullptr;
+  }
+
   void removeJob(Job *job) {
     std::lock_guard<std::mutex> lk(m);
     for (auto it = queue.begin(); it != queue.end(); ++it)
@@ -366,11 +384,15 @@ void Executor::helpUntil(const std::function<bool()> &finished) {
     return *runner;
   };
 
+  // Jobs queued when the helper last found none it may run (cooperative ones): only a
+  // change of the count is worth another look.
+  size_t seen = 0;
   while (!finished()) {
     JobRef job;
-    if (I.queued.load(std::memory_order_relaxed) != 0) {
+    if (I.queued.load(std::memory_order_relaxed) != seen) {
       std::lock_guard<std::mutex> lk(I.m);
-      job = I.frontWithWork();
+      job = I.frontForHelper();
+      seen = job ? 0 : I.queued.load(std::memory_order_relaxed);
     }
     if (job) {
       I.runUnits(*job, get);
@@ -382,7 +404,7 @@ void Executor::helpUntil(const std::function<bool()> &finished) {
         ready = true;
         break;
       }
-      if (I.queued.load(std::memory_order_relaxed) != 0)
+      if (I.queued.load(std::memory_order_relaxed) != seen)
         ready = true;
       cpuRelax();
     }
@@ -391,8 +413,9 @@ void Executor::helpUntil(const std::function<bool()> &finished) {
     std::unique_lock<std::mutex> lk(I.m);
     I.sleepingHelpers.fetch_add(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    while (!finished() && I.queue.empty())
+    while (!finished() && !I.frontForHelper())
       I.helperCv.wait(lk);
+    seen = 0;
     I.sleepingHelpers.fetch_sub(1, std::memory_order_relaxed);
   }
 

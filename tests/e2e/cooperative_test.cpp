@@ -2,7 +2,9 @@
 // active group count changing at resizing barriers and at offer_kill/request_fork,
 // transmitted variables, poisoned private state of forked groups, seeded decisions,
 // and a kernel on another queue getting work-groups from a running cooperative one.
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -238,6 +240,170 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
   std::vector<cl_int> s = read<cl_int>(seen, 2);
   EXPECT_GT(s[0], 0) << "cooperative_query never asked for groups back";
   EXPECT_LT(s[1], 4) << "no group was killed to make room";
+}
+
+// The task pool of the paper (request_fork and offer_kill before each task) running
+// long, and a short kernel enqueued on another queue right after the pool's clFlush,
+// before the pool has started: it must get its work-group slots at the pool's next
+// offer_kill, not when the pool ends. The pool stops early when the host sets `stop`
+// (fine-grained SVM), so each try costs about the short kernel's wait.
+TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextKill) {
+  SKIP_UNLESS_FIBERCL("multitasking");
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"}, {"FIBERCL_DEADLOCK_TIMEOUT", "60"}};
+  unsetenv("FIBERCL_SEED");
+  cl_kernel pool = kernelFrom(R"CLC(
+    #include <fibercl/cooperative.h>
+    kernel void pool(global atomic_int *stop, global atomic_int *next, int n,
+                     global int *done, int work) {
+      for (;;) {
+        request_fork();
+        offer_kill();
+        int t = 0;
+        if (get_local_id(0) == 0)
+          t = atomic_load_explicit(stop, memory_order_acquire, memory_scope_all_svm_devices)
+                  ? n
+                  : atomic_fetch_add_explicit(next, 1, memory_order_relaxed,
+                                              memory_scope_device);
+        t = work_group_broadcast(t, 0);
+        if (t >= n)
+          break;
+        uint x = (uint)t * 2654435761u + get_local_id(0);
+        for (int i = 0; i < work; ++i)
+          x = x * 1664525u + 1013904223u;
+        done[t * get_local_size(0) + get_local_id(0)] += (x == 7u) ? 2 : 1;
+      }
+    })CLC",
+                              "pool", "-cl-std=CL2.0");
+  cl_kernel other = kernelFrom(R"CLC(
+    kernel void fill(global int *out) { out[get_global_id(0)] = 3 * (int)get_global_id(0); })CLC",
+                               "fill");
+  // Keeps the workers busy for a few milliseconds: one long work-item per group.
+  cl_kernel busy = kernelFrom(R"CLC(
+    kernel void busy(global uint *out, int n) {
+      uint x = get_global_id(0);
+      for (int i = 0; i < n; ++i)
+        x = x * 1664525u + 1013904223u;
+      out[get_global_id(0)] = x;
+    })CLC",
+                              "busy");
+  cl_int err;
+  cl_command_queue second = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  ASSERT_CL(err);
+  atTearDown([second] { clReleaseCommandQueue(second); });
+  cl_command_queue third = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  ASSERT_CL(err);
+  atTearDown([third] { clReleaseCommandQueue(third); });
+  auto *stop = static_cast<cl_int *>(
+      clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                 sizeof(cl_int), 0));
+  ASSERT_NE(stop, nullptr);
+  atTearDown([this, stop] { clSVMFree(context_, stop); });
+  const int tasks = 4000, local = 16;
+  int work = 160000; // per task and work-item; grown below on a faster machine
+  cl_mem next = bufferFrom(std::vector<cl_int>{0});
+  cl_mem done = bufferFrom(std::vector<cl_int>(tasks * local, 0));
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  ASSERT_CL(clSetKernelArgSVMPointer(pool, 0, stop));
+  setArg(pool, 1, next);
+  setArg(pool, 2, tasks);
+  setArg(pool, 3, done);
+  setArg(pool, 4, work);
+  setArgs(other, out);
+  cl_mem busyOut = buffer(64 * sizeof(cl_uint));
+  setArgs(busy, busyOut, 3000000);
+  size_t poolGlobal = 4 * local, poolLocal = local, otherGlobal = 64, otherLocal = 16;
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+  auto reset = [&] {
+    __atomic_store_n(stop, 0, __ATOMIC_SEQ_CST);
+    write(next, std::vector<cl_int>{0});
+    write(done, std::vector<cl_int>(tasks * local, 0));
+    write(out, std::vector<cl_int>(64, 0));
+  };
+  auto check = [&](int attempt) {
+    int claimed = std::min(read<cl_int>(next, 1)[0], tasks);
+    std::vector<cl_int> d = read<cl_int>(done, tasks * local);
+    for (int i = 0; i < tasks * local; ++i)
+      ASSERT_EQ(d[i], i / local < claimed ? 1 : 0) << "task item " << i << ", try " << attempt;
+    std::vector<cl_int> o = read<cl_int>(out, 64);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(o[i], 3 * i) << "try " << attempt;
+  };
+  // The pool alone, to the end: how long the short kernel would wait for it (at least
+  // 600 ms, so that a wait for the whole pool cannot pass for a wait for a kill point).
+  double whole = 0;
+  for (int calibration = 0; calibration < 4 && whole < 600.0; ++calibration) {
+    if (whole > 0)
+      work = int(std::min(work * (900.0 / whole), 1e9));
+    setArg(pool, 4, work);
+    reset();
+    Clock::time_point t0 = Clock::now();
+    run(pool, {poolGlobal}, {poolLocal});
+    whole = ms(Clock::now() - t0);
+  }
+  ASSERT_GT(whole, 600.0) << "the pool must run long enough to tell a kill point from its end";
+  // Generous: the next offer_kill comes every task (well under a millisecond).
+  const double bound = std::min(whole / 4, 250.0);
+  // 20 tries right after the clFlush -- every other one with the device's workers busy
+  // for a few milliseconds with a kernel on a third queue when the pool is enqueued, as
+  // when an application's previous work is still running -- then the other orders: the
+  // short kernel first, and while the pool runs.
+  enum Order { RightAfter, Before, During };
+  double longest[3] = {0, 0, 0};
+  for (int attempt = 0; attempt < 26; ++attempt) {
+    const Order order = attempt < 20 ? RightAfter : attempt < 23 ? Before : During;
+    const bool busyFirst = order == RightAfter && attempt % 2 == 1;
+    reset();
+    cl_event poolDone = nullptr;
+    auto enqueueOther = [&] {
+      ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0,
+                                       nullptr, nullptr));
+    };
+    // The device idle, its workers asleep, as when an application starts the pair.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    size_t two = 2, one = 1;
+    if (busyFirst) {
+      ASSERT_CL(clEnqueueNDRangeKernel(third, busy, 1, nullptr, &two, &one, 0, nullptr, nullptr));
+      ASSERT_CL(clFlush(third));
+    }
+    Clock::time_point start = Clock::now();
+    if (order == Before) {
+      enqueueOther();
+      ASSERT_CL(clFlush(second));
+    }
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, pool, 1, nullptr, &poolGlobal, &poolLocal, 0,
+                                     nullptr, &poolDone));
+    keep(poolDone);
+    ASSERT_CL(clFlush(queue_));
+    if (order == During) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      start = Clock::now();
+    }
+    if (order != Before)
+      enqueueOther();
+    ASSERT_CL(clFinish(second));
+    const double waited = ms(Clock::now() - start);
+    longest[order] = std::max(longest[order], waited);
+    cl_int poolStatus = 0;
+    ASSERT_CL(clGetEventInfo(poolDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof poolStatus,
+                             &poolStatus, nullptr));
+    __atomic_store_n(stop, 1, __ATOMIC_SEQ_CST);
+    ASSERT_CL(clFinish(queue_));
+    ASSERT_CL(clFinish(third));
+    EXPECT_NE(poolStatus, CL_COMPLETE)
+        << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "") << ")" << ": the short kernel waited for the whole cooperative kernel ("
+        << waited << " ms; alone it runs " << whole << " ms)";
+    EXPECT_LT(waited, bound) << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "") << "): the short kernel waited " << waited
+                             << " ms for slots (the cooperative kernel alone runs " << whole
+                             << " ms)";
+    check(attempt);
+    if (HasFailure())
+      break;
+  }
+  std::printf("the short kernel waited at most %.1f ms right after the cooperative kernel's "
+              "clFlush (20 tries), %.1f ms enqueued before it, %.1f ms while it ran; the "
+              "cooperative kernel alone runs %.0f ms\n",
+              longest[RightAfter], longest[Before], longest[During], whole);
 }
 
 TEST_F(Cooperative, KernelThatNeverOffersIsReportedAndTheOtherRunsAnyway) {

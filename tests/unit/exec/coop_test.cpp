@@ -135,8 +135,53 @@ TEST(CoopLaunch, SeededResizesStayWithinTheBoundAndForkAfterTheBarrier) {
     EXPECT_EQ(forked, after > m ? after - m : 0);
     EXPECT_EQ(remaining.load(), forked);
     for (uint32_t g = 0; g < m; ++g)
-      EXPECT_EQ(c.leavesAfterResize(g), g >= after) << "seed " << seed << " group " << g;
+      EXPECT_EQ(c.leavesAfterResize(gen, g), g >= after) << "seed " << seed << " group " << g;
   }
+}
+
+// A resize shrinks M; before the groups it shrank away have been resumed, the next
+// resize forks groups with their ids, which reach a third resizing barrier: each group
+// leaves by the decision of the barrier it waited at, not by its id (issue 27).
+TEST(CoopLaunch, LeavingIsDecidedPerBarrierNotPerReusedGroupId) {
+  int exercised = 0;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    std::atomic<uint64_t> remaining{0};
+    CoopLaunch c("k", 8, 4, true, seed, remaining, nullptr);
+    uint32_t m = uint32_t(takeAll(c).size());
+    uint8_t frame[1] = {0};
+    uint64_t gen0 = 0;
+    for (uint32_t g = 0; g < m; ++g)
+      gen0 = c.arrive(g, true, 3, frame, 1);
+    uint32_t m1 = uint32_t(c.view.active);
+    if (m1 >= m)
+      continue;
+    // Groups m1..m-1 leave but have not asked yet; 0..m1-1 go on to the next barrier.
+    uint64_t gen1 = 0;
+    for (uint32_t g = 0; g < m1; ++g) {
+      ASSERT_FALSE(c.leavesAfterResize(gen0, g));
+      gen1 = c.arrive(g, true, 3, frame, 1);
+    }
+    uint32_t m2 = uint32_t(c.view.active);
+    if (m2 <= m1)
+      continue;
+    takeAll(c); // forked: ids m1..m2-1, some of them the ids of groups still leaving
+    for (uint32_t g = 0; g < m1; ++g)
+      ASSERT_FALSE(c.leavesAfterResize(gen1, g));
+    uint64_t gen2 = 0;
+    for (uint32_t g = 0; g < m2; ++g)
+      gen2 = c.arrive(g, true, 3, frame, 1);
+    uint32_t m3 = uint32_t(c.view.active);
+    // The groups of the third barrier ask first, then the old groups, which leave
+    // whatever happened to their ids since.
+    for (uint32_t g = 0; g < m2; ++g)
+      EXPECT_EQ(c.leavesAfterResize(gen2, g), g >= m3)
+          << "seed " << seed << ", group " << g << " after " << m << " -> " << m1 << " -> "
+          << m2 << " -> " << m3;
+    for (uint32_t g = m1; g < m; ++g)
+      EXPECT_TRUE(c.leavesAfterResize(gen0, g)) << "seed " << seed << ", old group " << g;
+    ++exercised;
+  }
+  EXPECT_GT(exercised, 10) << "too few seeds shrank and then grew back";
 }
 
 } // namespace
