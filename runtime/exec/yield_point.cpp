@@ -82,8 +82,10 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
   y->ys.checking = sh.S.deterministic || sh.checking.load(std::memory_order_relaxed);
-  // For the policy, a group in the middle of a waiting loop's iteration is working.
-  const bool progressed = j != Judgement::Waiting;
+  // The policy and the GPU-like start count only progress seen: a group in the middle
+  // of a waiting loop's iteration (or spinning while the checks are off) yields as
+  // often as a waiting one, and does not use up its lockstep steps.
+  const bool progressed = j == Judgement::Progress;
   if (j == Judgement::Progress)
     sh.progressEvent(y->local->worker);
   // Decisions at which the group was found waiting, in the current progress epoch.
@@ -109,7 +111,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     canAdmit = sh.canAdmit();
   }
   if (sh.S.deterministic) {
-    if (!progressed && !canAdmit &&
+    if (j == Judgement::Waiting && !canAdmit &&
         info.waitsSince.load(std::memory_order_relaxed) >=
             kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
         allOccupantsStuck(sh, kDeterministicRounds))
