@@ -1,9 +1,9 @@
 // Discovery-based programs: discovery_xf (discovery + XF barrier rounds) and bfs
 // (persistent-thread BFS). Kernels: kernels/discovery_xf.cl, kernels/bfs.cl.
+#include "host_graph.hpp"
 #include "program.hpp"
 
 #include <algorithm>
-#include <queue>
 
 namespace corpus {
 namespace {
@@ -96,11 +96,6 @@ public:
 // A small graph with a long tail: a random undirected graph on the first 3/4 of
 // the vertices (average degree ~3), a path hanging off vertex 0 through the rest,
 // and a few isolated vertices. CSR, both directions stored.
-struct Graph {
-  std::vector<int> row, col;
-  int vertices;
-};
-
 Graph makeGraph(int vertices, unsigned salt) {
   std::vector<std::vector<int>> adj(vertices);
   auto link = [&](int a, int b) {
@@ -122,30 +117,9 @@ Graph makeGraph(int vertices, unsigned salt) {
     link(prev, v);
     prev = v;
   }
-  Graph g{{0}, {}, vertices};
-  for (auto &a : adj) {
-    g.col.insert(g.col.end(), a.begin(), a.end());
-    g.row.push_back((int)g.col.size());
-  }
-  return g;
+  return csrFrom(adj);
 }
 
-std::vector<int> hostBfs(const Graph &g) {
-  std::vector<int> level(g.vertices, -1);
-  std::queue<int> q;
-  level[0] = 0;
-  q.push(0);
-  while (!q.empty()) {
-    int v = q.front();
-    q.pop();
-    for (int e = g.row[v]; e < g.row[v + 1]; ++e)
-      if (level[g.col[e]] < 0) {
-        level[g.col[e]] = level[v] + 1;
-        q.push(g.col[e]);
-      }
-  }
-  return level;
-}
 
 class Bfs : public Program {
 public:
@@ -184,7 +158,7 @@ public:
         part[g] = m[g] >= 0;
       int n = checkDiscovery(out, p, s.read<int>(disc, 2), m, part);
       auto got = s.read<int>(level, V);
-      auto want = hostBfs(graph);
+      auto want = bfsLevels(graph, 0);
       for (int v = 0; v < V; ++v)
         if (got[v] != want[v]) {
           markWrong(out, "vertex " + std::to_string(v) + " at level " +
