@@ -67,8 +67,7 @@ public:
         want[i] = run += in[i];
       sameArray(out, s.read<int>(outBuf, n), want, "out");
       if (int t = s.read<int>(ticket, 1)[0]; t != (int)G)
-        markWrong(out, "ticket ends at " + std::to_string(t) + ", not " +
-                           std::to_string(G));
+        markWrong(out, "ticket ends at " + std::to_string(t) + ", not " + std::to_string(G));
       auto st = s.read<int>(status, G);
       for (size_t t = 0; t < G; ++t)
         if (st[t] != 2) {
@@ -112,7 +111,6 @@ Graph makeGridGraph(int vertices, unsigned salt) {
   return csrFrom(adj);
 }
 
-
 class BfsSweep : public Program {
 public:
   BfsSweep()
@@ -149,9 +147,8 @@ public:
       auto runs = s.read<int>(levelsRun, G);
       for (size_t g = 0; g < G; ++g)
         if (runs[g] != levels) {
-          markWrong(out, "group " + std::to_string(g) + " swept " +
-                             std::to_string(runs[g]) + " levels, not " +
-                             std::to_string(levels));
+          markWrong(out, "group " + std::to_string(g) + " swept " + std::to_string(runs[g]) +
+                             " levels, not " + std::to_string(levels));
           break;
         }
     }
@@ -184,8 +181,8 @@ std::vector<int> hostLabels(const std::vector<int> &lab, int side, int &D) {
       want[c] = c0;
       D = std::max(D, distance[c]);
       const int x = c % side, y = c / side;
-      const int next[4] = {x > 0 ? c - 1 : -1, x + 1 < side ? c + 1 : -1,
-                           y > 0 ? c - side : -1, y + 1 < side ? c + side : -1};
+      const int next[4] = {x > 0 ? c - 1 : -1, x + 1 < side ? c + 1 : -1, y > 0 ? c - side : -1,
+                           y + 1 < side ? c + side : -1};
       for (int u : next)
         if (u >= 0 && lab[u] >= 0 && distance[u] < 0) {
           distance[u] = distance[c] + 1;
@@ -210,24 +207,24 @@ class LabelPropagation : public Program {
 public:
   explicit LabelPropagation(bool inPlace)
       : Program(inPlace ? ProgramInfo{"label_inplace",
-                               "label_prop computed in place: atomic loads of every "
-                               "label, a label lowered by its owner only when a "
-                               "neighbour's is smaller, the flag raised then (late "
-                               "sweeps only read); iters x iters grid, G = bound groups "
-                               "(8 unbounded); labels vs host, every group the same "
-                               "sweep count, at most the Jacobi count",
-                               "persistent-thread label propagation (chaotic "
-                               "relaxation); seed 003 §5 (atomic counter barrier)",
-                               Expect::Ok, GroupRule::AtBound, 8, 64, 256}
+                                      "label_prop computed in place: atomic loads of every "
+                                      "label, a label lowered by its owner only when a "
+                                      "neighbour's is smaller, the flag raised then (late "
+                                      "sweeps only read); iters x iters grid, G = bound groups "
+                                      "(8 unbounded); labels vs host, every group the same "
+                                      "sweep count, at most the Jacobi count",
+                                      "persistent-thread label propagation (chaotic "
+                                      "relaxation); seed 003 §5 (atomic counter barrier)",
+                                      Expect::Ok, GroupRule::AtBound, 8, 64, 256}
                         : ProgramInfo{"label_prop",
-                               "Jacobi label propagation (connected components) on an "
-                               "iters x iters grid with 30% walls, G = bound groups (8 "
-                               "unbounded), sweeps between sense-reversing counter "
-                               "barriers until the atomic convergence flag stays clear; "
-                               "labels and sweep count vs host",
-                               "persistent-thread stencil / label propagation; seed 003 "
-                               "§5 (atomic counter barrier)",
-                               Expect::Ok, GroupRule::AtBound, 8, 64, 256}),
+                                      "Jacobi label propagation (connected components) on an "
+                                      "iters x iters grid with 30% walls, G = bound groups (8 "
+                                      "unbounded), sweeps between sense-reversing counter "
+                                      "barriers until the atomic convergence flag stays clear; "
+                                      "labels and sweep count vs host",
+                                      "persistent-thread stencil / label propagation; seed 003 "
+                                      "§5 (atomic counter barrier)",
+                                      Expect::Ok, GroupRule::AtBound, 8, 64, 256}),
         inPlace_(inPlace) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
@@ -253,8 +250,7 @@ public:
         sameArray(out, s.read<int>(lab1, cells), want, "lab1");
       auto runs = s.read<int>(sweepsRun, G);
       for (size_t g = 0; g < G; ++g)
-        if (inPlace_ ? runs[g] != runs[0] || runs[g] < 1 || runs[g] > D + 1
-                     : runs[g] != D + 1) {
+        if (inPlace_ ? runs[g] != runs[0] || runs[g] < 1 || runs[g] > D + 1 : runs[g] != D + 1) {
           markWrong(out, "group " + std::to_string(g) + " ran " + std::to_string(runs[g]) +
                              " sweeps (group 0: " + std::to_string(runs[0]) +
                              ", Jacobi: " + std::to_string(D + 1) + ")");
@@ -297,29 +293,25 @@ public:
     Buffer consumed = s.buffer(std::vector<int>{0});
     Buffer seen = s.buffer(std::vector<int>(std::max(total, 1), 0));
     Buffer stats = s.buffer(std::vector<int>(2 * G, -1));
-    setArgs(k, state, item, payload, consumed, seen, (cl_int)kRingSlots, (cl_int)K,
-            stats);
+    setArgs(k, state, item, payload, consumed, seen, (cl_int)kRingSlots, (cl_int)K, stats);
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
-      sameArray(out, s.read<int>(seen, total), std::vector<int>(total, 1),
-                "times consumed: item");
+      sameArray(out, s.read<int>(seen, total), std::vector<int>(total, 1), "times consumed: item");
       if (int c = s.read<int>(consumed, 1)[0]; c != total)
-        markWrong(out, "consumed " + std::to_string(c) + " items, not " +
-                           std::to_string(total));
+        markWrong(out, "consumed " + std::to_string(c) + " items, not " + std::to_string(total));
       auto st = s.read<int>(stats, 2 * G);
       int sum = 0;
       for (size_t g = 0; g < G; ++g) {
         sum += st[2 * g];
         if (st[2 * g + 1] != 0)
-          markWrong(out, "group " + std::to_string(g) + " took " +
-                             std::to_string(st[2 * g + 1]) +
+          markWrong(out, "group " + std::to_string(g) + " took " + std::to_string(st[2 * g + 1]) +
                              " items with a wrong payload");
       }
       if (sum != total)
         markWrong(out, "groups count " + std::to_string(sum) + " items taken, not " +
                            std::to_string(total));
-      sameArray(out, s.read<int>(state, kRingSlots),
-                std::vector<int>(kRingSlots, 0), "final slot state");
+      sameArray(out, s.read<int>(state, kRingSlots), std::vector<int>(kRingSlots, 0),
+                "final slot state");
     }
     conclude(out);
     return out;
@@ -373,9 +365,8 @@ public:
       for (size_t g = 0; g < G && out.status == Outcome::Status::Ok; ++g)
         for (int r = 0; r < R; ++r)
           if (got[g * R + r] != roundSum[r]) {
-            markWrong(out, "group " + std::to_string(g) + " summed round " +
-                               std::to_string(r) + " as " +
-                               std::to_string(got[g * R + r]) + ", host says " +
+            markWrong(out, "group " + std::to_string(g) + " summed round " + std::to_string(r) +
+                               " as " + std::to_string(got[g * R + r]) + ", host says " +
                                std::to_string(roundSum[r]));
             break;
           }

@@ -62,8 +62,8 @@ llvm::Value *toI64(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Value
 bool isPipeCounterCall(const llvm::Instruction &i) {
   auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
   const llvm::Function *f = call ? call->getCalledFunction() : nullptr;
-  return f && (f->getName() == FIBERCL_HOST_PIPE_RESERVE ||
-               f->getName() == FIBERCL_HOST_PIPE_PACKETS);
+  return f &&
+         (f->getName() == FIBERCL_HOST_PIPE_RESERVE || f->getName() == FIBERCL_HOST_PIPE_PACKETS);
 }
 
 // A read of shared memory or a write to private/__local memory inside a loop that
@@ -220,8 +220,8 @@ void AwaitChecks::insert(llvm::Value *state) {
   // A block that runs before `before` only while the runtime asks for the checks.
   auto ifChecking = [&](llvm::Instruction *before) {
     llvm::IRBuilder<> b(before);
-    llvm::Value *flag = b.CreateLoad(
-        i64, yieldStateField(b, readable(b), offsetof(fcl_yield_state, checking)));
+    llvm::Value *flag =
+        b.CreateLoad(i64, yieldStateField(b, readable(b), offsetof(fcl_yield_state, checking)));
     llvm::Instruction *then =
         llvm::SplitBlockAndInsertIfThen(b.CreateIsNotNull(flag, "checking"), before, false);
     return ScheduledBlock{then, then->getParent()->getSinglePredecessor()};
@@ -230,9 +230,9 @@ void AwaitChecks::insert(llvm::Value *state) {
   // observed += mix(address, value) after each observation.
   for (const Observation &o : plan_->observations) {
     llvm::IRBuilder<> b(ifChecking(o.at->getNextNode()).then);
-    llvm::Value *key = b.CreateXor(
-        b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
-        toI64(b, dl, observedValue(b, o.at)));
+    llvm::Value *key =
+        b.CreateXor(b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
+                    toI64(b, dl, observedValue(b, o.at)));
     llvm::Value *field = yieldStateField(b, state, observedAt);
     b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), mix64(b, key)), field);
   }
@@ -248,10 +248,8 @@ void AwaitChecks::insert(llvm::Value *state) {
       llvm::IRBuilder<> b(t);
       llvm::Value *from = readable(b);
       prev->addIncoming(b.getInt64(kNoStart), t->getParent());
-      seenAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, observedAt)),
-                          t->getParent());
-      wroteAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, progressAt)),
-                           t->getParent());
+      seenAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, observedAt)), t->getParent());
+      wroteAt->addIncoming(b.CreateLoad(i64, yieldStateField(b, from, progressAt)), t->getParent());
     }
     for (size_t k = 0; k < l.latches.size(); ++k) {
       Plan::Latch &lt = l.latches[k];
@@ -267,8 +265,7 @@ void AwaitChecks::insert(llvm::Value *state) {
       // difference is meaningless, the next one's is not) or there is no fingerprint
       // yet (kStarted). Such an iteration is neither a failed await nor an advance.
       llvm::Value *first = b.CreateICmpULE(prev, b.getInt64(kStarted));
-      llvm::Value *same = b.CreateAnd(b.CreateICmpEQ(print, prev),
-                                      b.CreateICmpEQ(wrote, wroteAt));
+      llvm::Value *same = b.CreateAnd(b.CreateICmpEQ(print, prev), b.CreateICmpEQ(wrote, wroteAt));
       if (l.opaque)
         same = b.getFalse();
       auto count = [&](size_t offset, llvm::Value *when) {
@@ -277,8 +274,8 @@ void AwaitChecks::insert(llvm::Value *state) {
       };
       count(offsetof(fcl_yield_state, awaits), same);
       count(offsetof(fcl_yield_state, advances), b.CreateNot(b.CreateOr(same, first)));
-      llvm::Value *next = b.CreateSelect(b.CreateICmpEQ(prev, b.getInt64(kNoStart)),
-                                         b.getInt64(kStarted), print);
+      llvm::Value *next =
+          b.CreateSelect(b.CreateICmpEQ(prev, b.getInt64(kNoStart)), b.getInt64(kStarted), print);
       // The next iteration starts from here (the skipped path keeps the old values).
       b.SetInsertPoint(lt.terminator);
       llvm::BasicBlock *checked = guard.then->getParent();

@@ -13,8 +13,8 @@ namespace fibercl::compiler {
 
 // A block that runs before `before` only when `state` is not null.
 struct ScheduledBlock {
-  llvm::Instruction *then;        // insert the scheduled-only code before this
-  llvm::BasicBlock *skippedFrom;  // the block that branched around it
+  llvm::Instruction *then;       // insert the scheduled-only code before this
+  llvm::BasicBlock *skippedFrom; // the block that branched around it
 };
 
 inline ScheduledBlock ifScheduled(llvm::Value *state, llvm::Instruction *before) {
