@@ -272,12 +272,12 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->fctx = nullptr;
   y->back = nullptr;
   y->ys = fcl_yield_state{};
-  y->ys.checking = sh.S.deterministic || sh.checking.load(std::memory_order_relaxed);
   y->lastProgress = y->lastAdvances = y->lastAwaits = 0;
   y->priority = 0;
   y->inWave = k < sh.waveSize;
   y->arrived = false;
   y->start = y->inWave ? StartPhase::Gated : StartPhase::Free;
+  y->ys.checking = wantsAwaitChecks(sh, *y);
   y->lockstepSteps = y->lockstepYields = 0;
   y->started = y->finished = y->aborted = false;
   y->sh = &sh;

@@ -66,6 +66,12 @@ constexpr uint32_t kLockstepSteps = 16;
 constexpr uint32_t kLockstepYields = 1024;
 constexpr unsigned kNoWorker = ~0u;
 
+// Does `y` run the failed-await checks (fcl_yield_state::checking)? In deterministic
+// mode always; in parallel mode during the GPU-like start (where a step of progress
+// must not be a spin) and once the watchdog asks.
+struct YieldGroup;
+bool wantsAwaitChecks(const YieldShared &sh, const YieldGroup &y) noexcept;
+
 // One occupant work-group: its fiber, context and state (kept while suspended).
 struct YieldGroup {
   YieldShared *sh = nullptr;

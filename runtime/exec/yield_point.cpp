@@ -35,9 +35,11 @@ Judgement judge(YieldGroup &y, bool waitingSite) noexcept {
   return failed ? Judgement::Waiting : Judgement::Undecided;
 }
 
-// The GPU-like start. Returns true while the group is in it (the decision is made
+// The GPU-like start. Returns true while the group is in it (`stepped`: not found
+// waiting -- with the checks on, a spinning group is found waiting at every decision,
+// so a step is work) (the decision is made
 // here: hold at the gate, or switch at every yield point in lockstep).
-bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool progressed, bool &go) noexcept {
+bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool stepped, bool &go) noexcept {
   switch (y.start) {
   case StartPhase::Gated:
     // First yield point: arrive, and give the worker back; the worker's loop holds
@@ -51,7 +53,7 @@ bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool progressed, bool &g
       y.start = StartPhase::Free;
       return false;
     }
-    if ((progressed && ++y.lockstepSteps >= kLockstepSteps) ||
+    if ((stepped && ++y.lockstepSteps >= kLockstepSteps) ||
         ++y.lockstepYields >= kLockstepYields)
       y.start = StartPhase::Free;
     // Always back to the worker's loop, which passes the turn to the next group in
@@ -64,6 +66,12 @@ bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool progressed, bool &g
 }
 
 } // namespace
+
+bool wantsAwaitChecks(const YieldShared &sh, const YieldGroup &y) noexcept {
+  return sh.S.deterministic || y.start != StartPhase::Free ||
+         sh.checking.load(std::memory_order_relaxed);
+}
+
 } // namespace fibercl::exec
 
 using namespace fibercl::exec;
@@ -81,10 +89,9 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   ++y->local->yields;
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
-  y->ys.checking = sh.S.deterministic || sh.checking.load(std::memory_order_relaxed);
-  // The policy and the GPU-like start count only progress seen: a group in the middle
-  // of a waiting loop's iteration (or spinning while the checks are off) yields as
-  // often as a waiting one, and does not use up its lockstep steps.
+
+  // The policy counts only progress seen: a group in the middle of a waiting loop's
+  // iteration (or spinning while the checks are off) yields as often as a waiting one.
   const bool progressed = j == Judgement::Progress;
   if (j == Judgement::Progress)
     sh.progressEvent(y->local->worker);
@@ -122,12 +129,13 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   bool go = false;
   if (sh.abandon.load(std::memory_order_relaxed)) {
     go = true;
-  } else if (startPhaseDecision(sh, *y, progressed, go)) {
+  } else if (startPhaseDecision(sh, *y, j != Judgement::Waiting, go)) {
     y->ys.countdown = 1;
   } else {
     go = sh.policy->switchAtYield(*y, progressed, canAdmit, y->local->groups.size());
     y->ys.countdown = sh.policy->countdown(!progressed);
   }
+  y->ys.checking = wantsAwaitChecks(sh, *y);
   if (!go)
     return;
   ++y->local->switches;

@@ -33,16 +33,15 @@ typedef uint32_t fcl_u32;
  * inline:
  *     if (state && --countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
  * A write that changed global memory also does `progress += 1`. Inside a loop that
- * may spin, every read of shared memory (and every write to private or __local
- * memory) adds a hash of its address and value to `observed`, and each back-edge
+ * may spin, every change of private or __local memory (and every read of a pipe's
+ * counters) adds a hash of its address and value to `observed`, and each back-edge
  * compares the iteration's state -- what it observed, the loop-carried values its
- * exit and addresses depend on, whether it wrote -- with the previous iteration's:
+ * branches and addresses depend on, whether it wrote -- with the previous iteration's:
  * the same state is a failed await (`awaits += 1`: the group waits), another one is
  * an advance (`advances += 1`: it works, e.g. a scan reading new addresses). The
  * deadlock detector's evidence that a group only waits is failed awaits alone. Those
  * checks run only while `checking` is nonzero: always in deterministic mode, in
- * parallel mode once no group has made progress for a while (they cost a hash per
- * read). */
+ * parallel mode once no group has made progress for a while. */
 typedef struct fcl_yield_state {
   fcl_u64 countdown; /* signed in practice: yield points compare it as int64 */
   fcl_u64 progress;

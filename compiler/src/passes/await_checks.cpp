@@ -66,42 +66,43 @@ bool isPipeCounterCall(const llvm::Instruction &i) {
          (f->getName() == FIBERCL_HOST_PIPE_RESERVE || f->getName() == FIBERCL_HOST_PIPE_PACKETS);
 }
 
-// A read of shared memory or a write to private/__local memory inside a loop that
-// may spin: part of what an iteration's state is made of.
+// A change of private or __local memory inside a loop that may spin (or a pipe's
+// counters read there): part of what an iteration's state is made of.
 struct Observation {
   llvm::Instruction *at;
   llvm::Value *address;
 };
 
-// Where a loop's instruction reads or changes state another iteration would see, and
-// the address it does so at (nullptr: `i` is not an observation).
+// Where a loop's instruction changes the group's own memory (a store, an atomic or a
+// memory intrinsic on private or __local memory) or reads a pipe's counters, which
+// the runtime moves; nullptr: `i` is not an observation. Reads of shared memory are
+// not observations: shared memory changes only by writes, every write that changes
+// it is progress, so while no group makes progress every iteration reads the same
+// values at the same addresses -- what may differ is the rest of its state.
 const llvm::Value *observedAddress(const llvm::Instruction &i) {
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
-    return isShared(load->getPointerOperand()) ? load->getPointerOperand() : nullptr;
-  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) // shared ones are progress
-    return isShared(store->getPointerOperand()) ? nullptr : store->getPointerOperand();
-  if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
-    return accessedPointer(i);
+  const llvm::Value *p = accessedPointer(i);
+  if (llvm::isa<llvm::StoreInst>(i) || llvm::isa<llvm::AtomicRMWInst>(i) ||
+      llvm::isa<llvm::AtomicCmpXchgInst>(i) || llvm::isa<llvm::AnyMemSetInst>(i) ||
+      llvm::isa<llvm::AnyMemTransferInst>(i))
+    return p && !isShared(p) ? p : nullptr;
   if (isPipeCounterCall(i))
     return llvm::cast<llvm::CallInst>(i).getArgOperand(0);
   return nullptr;
 }
 
-// The value an observation saw (or wrote), inserted with `b` after it.
-llvm::Value *observedValue(llvm::IRBuilder<> &b, llvm::Instruction *i) {
+// What an observation wrote (or read), inserted with `b` after it: a memory
+// intrinsic by its value or source and length.
+llvm::Value *observedValue(llvm::IRBuilder<> &b, const llvm::DataLayout &dl,
+                           llvm::Instruction *i) {
   if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i))
-    return store->getValueOperand();
+    return toI64(b, dl, store->getValueOperand());
   if (llvm::isa<llvm::AtomicCmpXchgInst>(i))
-    return b.CreateExtractValue(i, 0);
-  return i;
-}
-
-// A memory intrinsic reading shared memory inside the loop: what it reads is not
-// hashed, so the loop's iterations never count as failed awaits.
-bool readsUnobserved(const llvm::Instruction &i) {
-  if (auto *transfer = llvm::dyn_cast<llvm::AnyMemTransferInst>(&i))
-    return isShared(transfer->getRawSource());
-  return false;
+    return toI64(b, dl, b.CreateExtractValue(i, 0));
+  if (auto *set = llvm::dyn_cast<llvm::AnyMemSetInst>(i))
+    return b.CreateXor(toI64(b, dl, set->getValue()), toI64(b, dl, set->getLength()));
+  if (auto *copy = llvm::dyn_cast<llvm::AnyMemTransferInst>(i))
+    return b.CreateXor(toI64(b, dl, copy->getRawSource()), toI64(b, dl, copy->getLength()));
+  return toI64(b, dl, i);
 }
 
 } // namespace
@@ -118,7 +119,6 @@ struct AwaitChecks::Plan {
     llvm::BasicBlock *header;
     llvm::SmallVector<llvm::Instruction *, 2> entering; // terminators of outside preds
     llvm::SmallVector<Latch, 2> latches;
-    bool opaque = false;
   };
   llvm::Function &body;
   std::vector<Observation> observations;
@@ -175,13 +175,10 @@ AwaitChecks::AwaitChecks(llvm::Function &body, llvm::LoopInfo &loops, const Spin
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
     if (!spin.spins(loop))
       continue;
-    Plan::Loop l{loop->getHeader(), {}, {}, false};
+    Plan::Loop l{loop->getHeader(), {}, {}};
     for (llvm::BasicBlock *pred : llvm::predecessors(l.header))
       if (!loop->contains(pred))
         l.entering.push_back(pred->getTerminator());
-    for (const llvm::BasicBlock *bb : loop->blocks())
-      for (const llvm::Instruction &i : *bb)
-        l.opaque |= readsUnobserved(i);
     llvm::SmallVector<llvm::PHINode *, 4> state = stateVariables(*loop);
     llvm::SmallVector<llvm::BasicBlock *, 4> latches;
     loop->getLoopLatches(latches);
@@ -232,7 +229,7 @@ void AwaitChecks::insert(llvm::Value *state) {
     llvm::IRBuilder<> b(ifChecking(o.at->getNextNode()).then);
     llvm::Value *key =
         b.CreateXor(b.CreateMul(toI64(b, dl, o.address), b.getInt64(0x9e3779b97f4a7c15ull)),
-                    toI64(b, dl, observedValue(b, o.at)));
+                    observedValue(b, dl, o.at));
     llvm::Value *field = yieldStateField(b, state, observedAt);
     b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), mix64(b, key)), field);
   }
@@ -266,8 +263,6 @@ void AwaitChecks::insert(llvm::Value *state) {
       // yet (kStarted). Such an iteration is neither a failed await nor an advance.
       llvm::Value *first = b.CreateICmpULE(prev, b.getInt64(kStarted));
       llvm::Value *same = b.CreateAnd(b.CreateICmpEQ(print, prev), b.CreateICmpEQ(wrote, wroteAt));
-      if (l.opaque)
-        same = b.getFalse();
       auto count = [&](size_t offset, llvm::Value *when) {
         llvm::Value *field = yieldStateField(b, state, offset);
         b.CreateStore(b.CreateAdd(b.CreateLoad(i64, field), b.CreateZExt(when, i64)), field);

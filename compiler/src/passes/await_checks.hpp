@@ -2,20 +2,27 @@
 //
 // Waiting is a matter of state, not of place. A work-group waits only when it comes
 // back to the same waiting point with the same state: an iteration of a loop that may
-// spin (spin_loops.hpp) that wrote nothing to shared memory, read the same values at
-// the same addresses, and carries the same values into the next iteration -- of those
-// its branches and addresses depend on -- as the previous one did (a "failed await", as
-// stateless model checkers call such an iteration). An iteration that advances an
-// induction variable, reads another address or sees another value is progress, however
-// many atomics it performs: a long read-mostly scan inside a loop that waits on a flag
-// is working, not spinning.
+// spin (spin_loops.hpp) that wrote nothing to shared memory, made the same changes to
+// the group's own (private and __local) memory, and carries the same values into the
+// next iteration -- of those its branches and addresses depend on -- as the previous
+// one did (a "failed await", as stateless model checkers call such an iteration). An
+// iteration that advances an induction variable is progress, however many atomics it
+// performs: a long read-mostly scan inside a loop that waits on a flag is working.
+//
+// What an iteration reads of shared memory need not be compared: shared memory
+// changes only by writes, and every write that changes it is progress (yield_points
+// .cpp counts them), so while no group makes progress -- the only time the deadlock
+// detector looks -- every iteration reads the same values at the same addresses as
+// the one before, and a new value seen is a write already counted. (Writers the
+// scheduler does not see -- the host through fine-grained SVM, another kernel -- are
+// the exception; a pipe's counters, which the runtime moves, are compared.)
 //
 // The checks, inserted into a kernel body (run only while the runtime asks for them,
 // fcl_yield_state::checking: always in deterministic mode, in parallel mode once no
-// group has made progress for a while -- a hash per read is not free):
-//  - every read of shared memory inside a loop that may spin (loads, atomics, pipe
-//    counters) and every write there to private or __local memory adds a hash of its
-//    address and value to fcl_yield_state::observed (a sum, so an iteration's
+// group has made progress for a while):
+//  - every change of private or __local memory inside a loop that may spin (stores,
+//    atomics, memory intrinsics) and every read of a pipe's counters there adds a hash
+//    of its address and value to fcl_yield_state::observed (a sum, so an iteration's
 //    observations are the difference of two readings);
 //  - every back-edge of such a loop hashes that difference with the loop-carried values
 //    its branches and addresses depend on, compares the result with the previous
