@@ -1,5 +1,5 @@
-// __fibercl_host_yield: a work-group's yield point whose countdown ran out. Decides
-// whether the group made progress since its last decision, takes it through the
+// __fibercl_host_yield: a work-group's yield point whose countdown ran out. Judges
+// what the group did since its last decision (progress, waiting, or undecided), takes it through the
 // GPU-like start (gate, lockstep), checks for deadlock, and asks the policy whether
 // to give the worker to another occupant. Runs on the group's fiber: noexcept.
 #include "runtime/exec/yield_launch.hpp"
@@ -35,10 +35,10 @@ Judgement judge(YieldGroup &y, bool waitingSite) noexcept {
   return failed ? Judgement::Waiting : Judgement::Undecided;
 }
 
-// The GPU-like start. Returns true while the group is in it (`stepped`: not found
-// waiting -- with the checks on, a spinning group is found waiting at every decision,
-// so a step is work) (the decision is made
-// here: hold at the gate, or switch at every yield point in lockstep).
+// The GPU-like start. Returns true while the group is in it (the decision is made
+// here: hold at the gate, or switch at every yield point in lockstep). `stepped`: the
+// group was not found waiting -- the checks run in lockstep, and a spinning group is
+// found waiting at each of its decisions there, so a step is work.
 bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool stepped, bool &go) noexcept {
   switch (y.start) {
   case StartPhase::Gated:
