@@ -73,6 +73,7 @@
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_target.hpp"
+#include "pass_verifier.hpp"
 #include "kernel_metadata.hpp"
 #include "passes/passes.hpp"
 #include "vector_math.hpp"
@@ -227,7 +228,9 @@ struct VectorizeRemarks : llvm::DiagnosticHandler {
 
 enum class Then { Nothing, O0, O3 };
 
-void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
+// Runs the passes `add` adds (then O3 or O0). False, with the reason in `log`, when
+// FIBERCL_DEBUG=verify finds a FiberCL pass that left invalid IR.
+bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string &log,
                llvm::function_ref<void(llvm::ModulePassManager &)> add) {
   bool optimise = then == Then::O3;
   llvm::LoopAnalysisManager lam;
@@ -237,7 +240,10 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   llvm::PipelineTuningOptions pto;
   pto.LoopVectorization = optimise;
   pto.SLPVectorization = optimise;
-  llvm::PassBuilder pb(tm, pto);
+  llvm::PassInstrumentationCallbacks pic;
+  PassVerifier verifier(m);
+  verifier.attach(pic);
+  llvm::PassBuilder pb(tm, pto, std::nullopt, &pic);
   // Registered before the defaults so that the vectoriser sees the vector math variants.
   llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
   if (optimise)
@@ -265,6 +271,13 @@ void runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then,
   else if (then == Then::O0)
     mpm.addPass(pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0));
   mpm.run(m, mam);
+  if (verifier.broken()) {
+    log += "internal error: FiberCL compiled this program into invalid IR (found by "
+           "FIBERCL_DEBUG=verify); please report it with the program's source. " +
+           verifier.report();
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -290,7 +303,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
 
   SiteTable sites;
   readProgressAnnotations(m, sites);
-  runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
+  if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(SafeIntegerDivisionPass());             // 3
     mpm.addPass(KernelBodyPass());
     mpm.addPass(InlinePreparationPass());
@@ -298,10 +311,11 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     // dropped before everything is inlined into everything that calls it.
     mpm.addPass(llvm::GlobalDCEPass());
     mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
-  });
+  }))
+    return false;
   alignPrivateAggregates(m);
   buildPhaseDone("inline");
-  runPasses(m, tm.get(), Then::Nothing, [&](llvm::ModulePassManager &mpm) {
+  if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
     mpm.addPass(WorkItemMarkersPass(sites));            // 4
     mpm.addPass(CooperativePass(sites));
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
@@ -310,7 +324,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     mpm.addPass(LocalMemoryPass());
     mpm.addPass(WorkGroupFunctionPass());               // 5
     mpm.addPass(AddressSpaceAliasPass(/*roundScopes=*/true));
-  });
+  }))
+    return false;
   buildPhaseDone("fibercl-passes");
 
   for (KernelInfo &k : kernels) {
@@ -345,7 +360,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     // another thread's stack, the heap). Smaller frames pay nothing.
     f.addFnAttr("probe-stack", "inline-asm");
   }
-  runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, [](llvm::ModulePassManager &mpm) {
+  if (!runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, log,
+                 [](llvm::ModulePassManager &mpm) {
     mpm.addPass(llvm::AlwaysInlinerPass(true));
     // After inlining: the inliner gives each inlined copy of scoped metadata a domain
     // of its own, and accesses in different domains are not known to be disjoint.
@@ -354,11 +370,13 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
       return gv.getName().starts_with("__fibercl_wg_");
     }));
     mpm.addPass(llvm::GlobalDCEPass());
-  });
+  }))
+    return false;
   // 7. Loops O3 left without an exit (a wait on a hoisted plain load) report instead
   //    of hanging.
-  runPasses(m, tm.get(), Then::Nothing,
-            [](llvm::ModulePassManager &mpm) { mpm.addPass(EndlessLoopsPass()); });
+  if (!runPasses(m, tm.get(), Then::Nothing, log,
+                 [](llvm::ModulePassManager &mpm) { mpm.addPass(EndlessLoopsPass()); }))
+    return false;
   defineGuardedMathFunctions(m, *tm);
   buildPhaseDone("optimise");
 

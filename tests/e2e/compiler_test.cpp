@@ -59,6 +59,56 @@ TEST_F(Compiler, BarrierFreeWorkItemLoopIsVectorised) {
   EXPECT_EQ(fn.find("__fibercl_host_run_items"), std::string::npos) << fn;
 }
 
+// Issue 28: PyOpenCL's bessel_y killed the process in LLVM's LoopDeletion. The masked
+// work-item vectoriser, widening an inner loop whose header phis start from uniform
+// values that are not constants, put the splats of those values between the header's
+// phis: invalid IR, which FIBERCL_DEBUG=verify names. The same shape: a loop whose trip
+// count differs per work-item, around a loop with two phis starting from an argument.
+TEST_F(Compiler, InnerLoopStartingFromUniformValuesInADivergentLoopIsValid) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=verify and =vectorize are FiberCL's");
+  const std::string src = R"CLC(
+    __kernel void nested(__global float *out, __global const int *trips, float scale,
+                         int limit) {
+      int i = get_global_id(0);
+      float acc = 0.0f;
+      for (int k = 0; k < trips[i]; ++k) {
+        float f = scale;
+        int m = limit;
+        do {
+          f *= 1.5f + (float)(i & 3);
+          m -= 1;
+        } while (f < 100.0f && m > 0);
+        acc += f + (float)m;
+      }
+      out[i] = acc;
+    })CLC";
+  std::string said;
+  cl_kernel k = kernel(buildReporting(src, "verify,vectorize", said), "nested");
+  EXPECT_NE(said.find("masked-vectorised"), std::string::npos)
+      << "the test must reach the masked vectoriser:\n" << said;
+  const size_t n = 64;
+  std::vector<int> trips(n);
+  for (size_t i = 0; i < n; ++i) trips[i] = int(i % 5);
+  cl_mem out = buffer(n * sizeof(float));
+  cl_mem t = bufferFrom(trips);
+  setArgs(k, out, t, 0.75f, 6);
+  run(k, {n});
+  std::vector<float> got = read<float>(out, n);
+  for (size_t i = 0; i < n; ++i) {
+    float acc = 0.0f;
+    for (int r = 0; r < trips[i]; ++r) {
+      float f = 0.75f;
+      int m = 6;
+      do {
+        f *= 1.5f + (float)(i & 3);
+        m -= 1;
+      } while (f < 100.0f && m > 0);
+      acc += f + (float)m;
+    }
+    EXPECT_EQ(got[i], acc) << "work-item " << i;
+  }
+}
+
 // Math must not stop the vectoriser: calls become the vector math library's variants
 // (SLEEF under the x86 vector function ABI, e.g. _ZGVdN8v_sinf for 8 floats).
 TEST_F(Compiler, MathCallsInTheWorkItemLoopAreVectorised) {

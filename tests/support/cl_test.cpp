@@ -174,6 +174,10 @@ std::string captureStdout(const std::function<void()>& fn) {
 }
 
 void CLTest::SetUp() {
+  // Every build the tests make runs LLVM's verifier after each FiberCL pass (issue 28):
+  // invalid IR fails a test, naming the pass, instead of crashing a later LLVM pass in
+  // a user's build. A FIBERCL_DEBUG the environment sets wins.
+  setenv("FIBERCL_DEBUG", "verify", /*overwrite=*/0);
   std::string want = wantedPlatformName(), seen;
   platform_ = findPlatform(want, &seen);
   ASSERT_NE(platform_, nullptr)

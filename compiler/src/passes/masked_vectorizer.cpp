@@ -661,6 +661,11 @@ MaskedLoopVectorizer::emitInnerLoop(llvm::Loop *inner, std::vector<Edge> &entrie
   llvm::Value *entryMask = nullptr;
   for (const Edge &e : entries)
     entryMask = orMask(entryMask, e.mask);
+  // The header phis' start values are blended before the loop: blending emits selects,
+  // which must not come between the header's phis.
+  std::vector<llvm::Value *> starts;
+  for (llvm::PHINode &phi : inner->getHeader()->phis())
+    starts.push_back(blend(phi, entries));
   llvm::BasicBlock *before = b_.GetInsertBlock();
   auto *header = llvm::BasicBlock::Create(c, inner->getHeader()->getName() + ".lanes", f);
   auto *after = llvm::BasicBlock::Create(c, inner->getHeader()->getName() + ".lanes.exit", f);
@@ -671,8 +676,9 @@ MaskedLoopVectorizer::emitInnerLoop(llvm::Loop *inner, std::vector<Edge> &entrie
   llvm::PHINode *active = b_.CreatePHI(maskType, 2, "lanes.active");
   active->addIncoming(entryMask, before);
   std::vector<llvm::PHINode *> headerPhis;
+  size_t k = 0;
   for (llvm::PHINode &phi : inner->getHeader()->phis()) {
-    llvm::Value *start = blend(phi, entries);
+    llvm::Value *start = starts[k++];
     llvm::PHINode *n = b_.CreatePHI(start->getType(), 2, phi.getName());
     n->addIncoming(start, before);
     map_[&phi] = n;
