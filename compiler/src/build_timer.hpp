@@ -30,6 +30,7 @@ public:
   }
   // Closes the phase that started at the previous mark (or at construction).
   void mark(const char *phase) {
+    lastPhase_ = phase;
     if (!enabled_)
       return;
     auto now = Clock::now();
@@ -40,8 +41,12 @@ public:
     last_ = now;
   }
 
+  // The last phase done (what a crash report says the build got through).
+  const char *lastPhase() const { return lastPhase_; }
+
 private:
   using Clock = std::chrono::steady_clock;
+  const char *lastPhase_ = "start";
   bool enabled_;
   Clock::time_point last_;
   BuildTimer *outer_;

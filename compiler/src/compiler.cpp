@@ -46,6 +46,19 @@ Result failure(std::string log, bool invalidOptions = false) {
   return r;
 }
 
+// A build whose compiler crashed (build_guard.hpp): a failure that says so. Nothing of
+// it is cached; the process and later builds go on.
+Result crashed(const std::string &how) {
+  const BuildTimer *timer = BuildTimer::current();
+  return failure("error: the compiler crashed: " + how + ", after the '" +
+                 (timer ? timer->lastPhase() : "start") +
+                 "' phase of the build. This is a bug in FiberCL (or in Clang/LLVM), not "
+                 "necessarily in the program: please report it with the program's source "
+                 "and build options (FIBERCL_DEBUG=verify names a FiberCL pass that leaves "
+                 "invalid IR). Nothing of this build was kept; the application and other "
+                 "builds go on.\n");
+}
+
 // A successful compile: the module as a compiled object (bitcode), with the log.
 Result compiledObject(const llvm::Module &m, std::string log) {
   Result r;
@@ -166,7 +179,7 @@ Result compile(const std::string &source, const std::string &options,
     auto m = compileSource(context, source, parsed, headers, log);
     buildPhaseDone("frontend");
     return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
-  });
+  }, crashed);
   if (r.success && !diskKey.empty()) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
     buildPhaseDone("cache-store");
@@ -227,7 +240,7 @@ Result link(const std::vector<const Binary *> &inputs, const std::string &option
   if (auto cached = fromDiskCache(diskKey, resultKind))
     return *cached;
   buildPhaseDone("cache-lookup");
-  Result r = onCompilerStack([&] { return linkModules(inputs, parsed, createLibrary); });
+  Result r = onCompilerStack([&] { return linkModules(inputs, parsed, createLibrary); }, crashed);
   if (r.success) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
     buildPhaseDone("cache-store");
@@ -262,7 +275,7 @@ Result build(const std::string &source, const std::string &options) {
     if (!m)
       return failure(std::move(log));
     return executableFrom(*m, parsed, std::move(log));
-  });
+  }, crashed);
   if (r.success) {
     buildCache().store(key, r);
     if (!diskKey.empty()) {
@@ -292,7 +305,7 @@ Result compileIL(const std::string &il, const std::string &options,
     auto m = readSpirv(context, il, specConstants, log);
     buildPhaseDone("spirv");
     return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
-  });
+  }, crashed);
 }
 
 Result buildIL(const std::string &il, const std::string &options,
@@ -316,7 +329,7 @@ Result buildIL(const std::string &il, const std::string &options,
     if (!m)
       return failure(std::move(log));
     return executableFrom(*m, parsed, std::move(log));
-  });
+  }, crashed);
   if (r.success)
     cacheStore(diskKey, {r.binary.bytes, r.log});
   return r;

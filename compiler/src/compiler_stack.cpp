@@ -7,6 +7,7 @@
 
 #include <exception>
 
+#include "build_guard.hpp"
 #include "build_timer.hpp"
 
 namespace fibercl::compiler {
@@ -16,7 +17,16 @@ struct Job {
   llvm::function_ref<void()> fn;
   BuildTimer *timer;
   std::exception_ptr error;
+  std::string crash;
 };
+
+void runJobHere(Job &job) {
+  try {
+    runGuarded(job.fn, job.crash);
+  } catch (...) {
+    job.error = std::current_exception();
+  }
+}
 
 void *runJob(void *arg) {
   auto *job = static_cast<Job *>(arg);
@@ -24,19 +34,15 @@ void *runJob(void *arg) {
   // they move work to a fresh 8 MB thread before this one runs out.
   clang::noteBottomOfStack();
   BuildTimer::current() = job->timer;
-  try {
-    job->fn();
-  } catch (...) {
-    job->error = std::current_exception();
-  }
+  runJobHere(*job);
   BuildTimer::current() = nullptr;
   return nullptr;
 }
 
 } // namespace
 
-void runOnCompilerStack(llvm::function_ref<void()> fn) {
-  Job job{fn, BuildTimer::current(), nullptr};
+std::string runOnCompilerStack(llvm::function_ref<void()> fn) {
+  Job job{fn, BuildTimer::current(), nullptr, {}};
   pthread_attr_t attr;
   pthread_t thread;
   bool started = pthread_attr_init(&attr) == 0;
@@ -45,13 +51,13 @@ void runOnCompilerStack(llvm::function_ref<void()> fn) {
               pthread_create(&thread, &attr, runJob, &job) == 0;
     pthread_attr_destroy(&attr);
   }
-  if (!started) {
-    fn(); // no thread (address space or thread limits): the caller's stack it is
-    return;
-  }
-  pthread_join(thread, nullptr);
+  if (!started) // no thread (address space or thread limits): the caller's stack it is
+    runJobHere(job);
+  else
+    pthread_join(thread, nullptr);
   if (job.error)
     std::rethrow_exception(job.error);
+  return job.crash;
 }
 
 } // namespace fibercl::compiler

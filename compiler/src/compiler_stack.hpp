@@ -18,19 +18,24 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace fibercl::compiler {
 
 inline constexpr size_t kCompilerStackBytes = size_t(256) << 20;
 
-// Runs fn on a thread with a kCompilerStackBytes stack and waits for it. An exception
-// fn throws is rethrown here; the caller's BuildTimer keeps receiving the phases.
-void runOnCompilerStack(llvm::function_ref<void()> fn);
+// Runs fn on a thread with a kCompilerStackBytes stack and waits for it, guarded
+// (build_guard.hpp). Returns "" or, if fn crashed, how. An exception fn throws is
+// rethrown here; the caller's BuildTimer keeps receiving the phases.
+std::string runOnCompilerStack(llvm::function_ref<void()> fn);
 
-template <class F> auto onCompilerStack(F &&fn) -> decltype(fn()) {
+// fn's result, or onCrash(how) if fn crashed.
+template <class F, class C> auto onCompilerStack(F &&fn, C &&onCrash) -> decltype(fn()) {
   std::optional<decltype(fn())> result;
-  runOnCompilerStack([&] { result.emplace(fn()); });
+  std::string crash = runOnCompilerStack([&] { result.emplace(fn()); });
+  if (!result)
+    return onCrash(crash);
   return std::move(*result);
 }
 

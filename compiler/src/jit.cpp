@@ -155,7 +155,11 @@ std::unique_ptr<Executable> loadHere(const Binary &binary, const HostSymbols &ho
 // the build does: on the compiler's stack.
 std::unique_ptr<Executable> load(const Binary &binary, const HostSymbols &hostSymbols,
                                  std::string &error) {
-  return onCompilerStack([&] { return loadHere(binary, hostSymbols, error); });
+  return onCompilerStack([&] { return loadHere(binary, hostSymbols, error); },
+                         [&](const std::string &how) {
+                           error = "the compiler crashed generating code: " + how;
+                           return std::unique_ptr<Executable>();
+                         });
 }
 
 } // namespace fibercl::compiler

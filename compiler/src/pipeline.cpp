@@ -68,6 +68,7 @@
 #include <optional>
 #include <vector>
 
+#include "build_guard.hpp"
 #include "build_timer.hpp"
 #include "builtins_linker.hpp"
 #include "fibercl/compiler/debug.hpp"
@@ -301,6 +302,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   markImageDescriptorLoadsInvariant(m);
   buildPhaseDone("builtins");
 
+  crashForTesting(); // FIBERCL_TEST_CRASH: the crash isolation's tests
   SiteTable sites;
   readProgressAnnotations(m, sites);
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
