@@ -158,8 +158,12 @@ void crashForTesting() {
   const char *how = std::getenv("FIBERCL_TEST_CRASH");
   if (!how)
     return;
-  if (!std::strcmp(how, "segv"))
-    *static_cast<volatile int *>(nullptr) = 1;
+  if (!std::strcmp(how, "segv")) {
+    // A real fault, without undefined behaviour for the sanitizers to stop at: a store
+    // to a page mapped without access.
+    void *page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *static_cast<volatile int *>(page) = 1;
+  }
   else if (!std::strcmp(how, "abort"))
     std::abort();
   else if (!std::strcmp(how, "fatal"))
