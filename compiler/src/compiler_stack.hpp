@@ -8,8 +8,9 @@
 // `!` in a row (found by fuzz/opencl_source.cpp: clang-19 -fsyntax-only crashes the
 // same way). On an application's thread the limit was whatever that thread had: 200
 // nested `!` were a crash on a 1 MB thread. With kCompilerStackBytes the limit is 32
-// times Clang's own, whatever thread builds. Deeper recursion remains a crash: the fix
-// for that is a depth limit in Clang.
+// times Clang's own, whatever thread builds. Deeper recursion overflows it still, but
+// the thread runs guarded (build_guard.hpp): the overflow fails the build, not the
+// application.
 //
 // The stack is address space, touched only as deep as a build goes and unmapped when
 // the build ends. If the thread cannot be created, the work runs on the calling thread.
