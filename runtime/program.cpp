@@ -3,6 +3,7 @@
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/exec/executor.hpp"
+#include "runtime/source_dump.hpp"
 
 #include <cstring>
 
@@ -76,6 +77,7 @@ void Program::build(const std::string &options) {
   compiler::Result result;
   uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
   if (origin_ == Origin::Source) {
+    dumpSource(source_, options);
     result = compiler::build(source_, options);
   } else if (origin_ == Origin::IL) {
     result = compiler::buildIL(il_, options, specConstants());
@@ -135,6 +137,8 @@ void Program::compile(const std::string &options,
     status_ = CL_BUILD_IN_PROGRESS;
   }
   uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
+  if (origin_ != Origin::IL)
+    dumpSource(source_, options);
   compiler::Result result = origin_ == Origin::IL
                                 ? compiler::compileIL(il_, options, specConstants())
                                 : compiler::compile(source_, options, headers);

@@ -18,6 +18,7 @@
 
 int listPlatforms();                     // platforms.cpp
 int measureOccupancy(int argc, char **argv); // occupancy.cpp
+int buildSource(int argc, char **argv);      // build_source.cpp
 void pointLoaderAtFiberCL();
 
 namespace {
@@ -30,6 +31,7 @@ const char *kUsageHead = R"(usage:
   fibercl explore --seeds A..B [--jobs N] [--shard I/N] [options] -- PROGRAM [ARGS...]
   fibercl platforms
   fibercl occupancy [--delegate NAME] [--runs N]
+  fibercl build   FILE.cl [OPTIONS...]
 
 exec     runs PROGRAM with FiberCL as its OpenCL platform and the schedule below
          (work-group scheduling applies to kernels with atomic or volatile accesses).
@@ -44,6 +46,9 @@ platforms
          lists the other OpenCL implementations installed (OCL_ICD_VENDORS or
          /etc/OpenCL/vendors) that FiberCL can delegate to, and which of them
          FIBERCL_DELEGATE selects ("none", "all" or name substrings).
+build    builds an OpenCL C file on FiberCL's device as an application would and prints
+         the build log (exit status 0 iff it built); with FIBERCL_DEBUG=verify, a FiberCL
+         pass that leaves invalid IR is named.
 occupancy
          measures, with the discovery protocol, how many work-groups each device of
          FiberCL's platforms runs at once (its occupancy bound): FiberCL's CPU device
@@ -254,5 +259,7 @@ int main(int argc, char **argv) {
     return listPlatforms();
   if (verb == "occupancy")
     return measureOccupancy(argc, argv);
+  if (verb == "build")
+    return buildSource(argc, argv);
   usageError("unknown command '" + verb + "'");
 }
