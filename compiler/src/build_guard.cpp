@@ -1,6 +1,8 @@
 // Recovery from crashes inside a build (build_guard.hpp).
 #include "build_guard.hpp"
 
+#include "fibercl/compiler/signal_chain.hpp"
+
 #include <llvm/Support/ErrorHandling.h>
 
 #include <csetjmp>
@@ -32,23 +34,7 @@ void chain(int sig, siginfo_t *info, void *uc) {
   size_t i = 0;
   while (kSignals[i] != sig)
     ++i;
-  const struct sigaction &old = previous[i];
-  if (old.sa_flags & SA_SIGINFO) {
-    if (old.sa_sigaction) {
-      old.sa_sigaction(sig, info, uc);
-      return;
-    }
-  } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
-    old.sa_handler(sig);
-    return;
-  }
-  // The default action: restore it and return; the faulting instruction (or abort's
-  // second raise) then ends the process as it would have without FiberCL.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  sigaction(sig, &dfl, nullptr);
+  chainSignal(previous[i], sig, info, uc);
 }
 
 void onSignal(int sig, siginfo_t *info, void *uc) {

@@ -12,6 +12,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "fibercl/compiler/signal_chain.hpp"
 #include "runtime/exec/kernel_timeout.hpp"
 #include "runtime/exec/runner.hpp"
 
@@ -78,23 +79,7 @@ void chain(int sig, siginfo_t *info, void *uc) {
   int i = 0;
   while (kSignals[i] != sig)
     ++i;
-  const struct sigaction &old = previous().old[i];
-  if (old.sa_flags & SA_SIGINFO) {
-    if (old.sa_sigaction) {
-      old.sa_sigaction(sig, info, uc);
-      return;
-    }
-  } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
-    old.sa_handler(sig);
-    return;
-  }
-  // Default action: restore it and return; the faulting instruction runs again and
-  // the process dies as it would have without FiberCL.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  sigaction(sig, &dfl, nullptr);
+  fibercl::compiler::chainSignal(previous().old[i], sig, info, uc);
 }
 
 // A message built inside the signal handler: only async-signal-safe code there (no
