@@ -77,7 +77,7 @@ void Program::build(const std::string &options) {
   compiler::Result result;
   uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
   if (origin_ == Origin::Source) {
-    dumpSource(source_, options);
+    dumpSource(Capture::Build, source_, options);
     result = compiler::build(source_, options);
   } else if (origin_ == Origin::IL) {
     result = compiler::buildIL(il_, options, specConstants());
@@ -138,7 +138,7 @@ void Program::compile(const std::string &options,
   }
   uniform_.store(compiler::uniformWorkGroups(options), std::memory_order_relaxed);
   if (origin_ != Origin::IL)
-    dumpSource(source_, options);
+    dumpSource(Capture::Compile, source_, options, headers);
   compiler::Result result = origin_ == Origin::IL
                                 ? compiler::compileIL(il_, options, specConstants())
                                 : compiler::compile(source_, options, headers);

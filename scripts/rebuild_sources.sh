@@ -21,7 +21,11 @@ ok=0 failed=0 broken=0
 for cl in "$dir"/*.cl; do
   [[ -e $cl ]] || { echo "rebuild_sources.sh: no .cl files in $dir" >&2; exit 2; }
   options=$(cat "${cl%.cl}.options" 2>/dev/null || true)
-  log=$("$tool" build "$cl" $options 2>&1)
+  # clCompileProgram's embedded headers, captured beside the program, found by -I.
+  [[ -d ${cl%.cl}.headers ]] && options="-I ${cl%.cl}.headers $options"
+  # A program the application compiled (to link on its own) is compiled again.
+  how=$([[ -e ${cl%.cl}.compile ]] && echo --compile || true)
+  log=$("$tool" build $how "$cl" $options 2>&1)
   case $? in
     0) ok=$((ok + 1)) ;;
     *) if grep -q -e "invalid IR" -e "the compiler crashed" <<<"$log"; then

@@ -1,6 +1,7 @@
-// `fibercl build FILE.cl [OPTIONS...]`: builds an OpenCL C file on FiberCL's device
-// through the ICD loader, as an application would, and prints the build log. Exit
-// status 0 iff clBuildProgram succeeded. Used by scripts/rebuild_sources.sh.
+// `fibercl build [--compile] FILE.cl [OPTIONS...]`: builds an OpenCL C file on FiberCL's
+// device through the ICD loader, as an application would, and prints the build log. Exit
+// status 0 iff clBuildProgram (with --compile: clCompileProgram) succeeded. Used by
+// scripts/rebuild_sources.sh.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -13,8 +14,13 @@
 void pointLoaderAtFiberCL();
 
 int buildSource(int argc, char **argv) {
+  const bool compileOnly = argc > 2 && std::string(argv[2]) == "--compile";
+  if (compileOnly) { // the rest as without it
+    --argc;
+    ++argv;
+  }
   if (argc < 3) {
-    std::fprintf(stderr, "usage: fibercl build FILE.cl [OPTIONS...]\n");
+    std::fprintf(stderr, "usage: fibercl build [--compile] FILE.cl [OPTIONS...]\n");
     return 2;
   }
   std::ifstream in(argv[2], std::ios::binary);
@@ -51,13 +57,15 @@ int buildSource(int argc, char **argv) {
   const char *src = source.c_str();
   size_t length = source.size();
   cl_program program = clCreateProgramWithSource(context, 1, &src, &length, &err);
-  cl_int built = clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
+  cl_int built = compileOnly ? clCompileProgram(program, 1, &device, options.c_str(), 0, nullptr,
+                                                nullptr, nullptr, nullptr)
+                             : clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   size_t logSize = 0;
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &logSize);
   std::string log(logSize, '\0');
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, logSize, log.data(), nullptr);
-  std::printf("%s: clBuildProgram %s (%d)\n%s\n", argv[2], built == CL_SUCCESS ? "ok" : "failed",
-              built, log.c_str());
+  std::printf("%s: %s %s (%d)\n%s\n", argv[2], compileOnly ? "clCompileProgram" : "clBuildProgram",
+              built == CL_SUCCESS ? "ok" : "failed", built, log.c_str());
   clReleaseProgram(program);
   clReleaseContext(context);
   return built == CL_SUCCESS ? 0 : 1;

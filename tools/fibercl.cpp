@@ -31,7 +31,7 @@ const char *kUsageHead = R"(usage:
   fibercl explore --seeds A..B [--jobs N] [--shard I/N] [options] -- PROGRAM [ARGS...]
   fibercl platforms
   fibercl occupancy [--delegate NAME] [--runs N]
-  fibercl build   FILE.cl [OPTIONS...]
+  fibercl build   [--compile] FILE.cl [OPTIONS...]
 
 exec     runs PROGRAM with FiberCL as its OpenCL platform and the schedule below
          (work-group scheduling applies to kernels with atomic or volatile accesses).
@@ -48,7 +48,8 @@ platforms
          FIBERCL_DELEGATE selects ("none", "all" or name substrings).
 build    builds an OpenCL C file on FiberCL's device as an application would and prints
          the build log (exit status 0 iff it built); with FIBERCL_DEBUG=verify, a FiberCL
-         pass that leaves invalid IR is named.
+         pass that leaves invalid IR is named. --compile: clCompileProgram instead
+         (a program the application compiled and linked on its own).
 occupancy
          measures, with the discovery protocol, how many work-groups each device of
          FiberCL's platforms runs at once (its occupancy bound): FiberCL's CPU device
