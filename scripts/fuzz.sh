@@ -9,6 +9,11 @@
 # the fuzzer's output to build-fuzz/<target>.log.
 #   scripts/fuzz.sh [seconds per target, default 60] [target...]
 # FIBERCL_JOBS sets the build's parallelism; FIBERCL_FUZZ_ARGS adds libFuzzer options.
+# FUZZ_SEEDS=DIR... (space-separated) seeds opencl_source with the real-kernel corpus:
+# folders of programs captured with FIBERCL_DUMP_SOURCES (scripts/capture_corpus.sh),
+# searched recursively; each program becomes a seed "// options: <its options>" + its
+# source in build-fuzz/seeds/opencl_source/, and inputs may then be as long as the
+# longest of them (up to 256 KiB; without seeds: 8 KiB).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
@@ -55,6 +60,23 @@ build_fibercl_for_fuzzing() {
   export OCL_ICD_VENDORS="$dir/fibercl.icd" # ocl-icd takes a file's path
 }
 
+# FUZZ_SEEDS' captured programs as opencl_source seeds; prints the seed folder. A
+# program whose options name a folder (-I) keeps them: the folder is on this machine.
+seed_opencl_source() {
+  local dir="$out/seeds/opencl_source"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local cl n=0
+  for cl in $(find ${FUZZ_SEEDS:-} -name '*.cl' 2>/dev/null); do
+    [ -e "${cl%.cl}.compile" ] && continue # compiled to link apart: not a whole program
+    { printf '// options: %s\n' "$(head -1 "${cl%.cl}.options" 2>/dev/null)"; cat "$cl"; } \
+      >"$dir/$(basename "$cl")"
+    n=$((n + 1))
+  done
+  [ -n "${FUZZ_SEEDS:-}" ] && echo "== opencl_source: $n seeds from $FUZZ_SEEDS" >&2
+  echo "$dir"
+}
+
 status=0
 for t in "${targets[@]}"; do
   [ -n "${sources[$t]+set}" ] || { echo "unknown target $t" >&2; exit 2; }
@@ -69,7 +91,10 @@ for t in "${targets[@]}"; do
     # is only for builds that block (under nice on a busy machine a 1 s build can take
     # a minute). 4 GB is a finding too. Leak checks stay on: FiberCL's caches are
     # reachable, not leaked.
-    run+=(-timeout=900 -rss_limit_mb=4096 -max_len=8192 -dict="$root/fuzz/$t.dict")
+    seeds=$(seed_opencl_source)
+    maxLen=$(find "$seeds" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+    maxLen=$((maxLen > 262144 ? 262144 : (maxLen > 8192 ? maxLen : 8192)))
+    run+=(-timeout=900 -rss_limit_mb=4096 -max_len=$maxLen -dict="$root/fuzz/$t.dict")
   else
     clang++-19 -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
       -I "$root" -I "$root/compiler/include" -I "$root/compiler/src" -I "$root/builtins/include" \
@@ -81,8 +106,10 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2086
   # The whole output goes to build-fuzz/<target>.log; shown: the last status line
   # (coverage, features, corpus), the final statistics and any error report.
+  extra=()
+  [ "$t" = opencl_source ] && [ -n "$(ls -A "$seeds")" ] && extra=("$seeds")
   if ! (cd "$out" && "./$t" "${run[@]}" ${FIBERCL_FUZZ_ARGS:-} \
-        "corpus/$t" "$root/fuzz/corpus/$t" >"$t.log" 2>&1); then
+        "corpus/$t" "$root/fuzz/corpus/$t" "${extra[@]}" >"$t.log" 2>&1); then
     status=1
   fi
   grep -E '^#[0-9]+' "$out/$t.log" | tail -1 || true
