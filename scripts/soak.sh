@@ -43,7 +43,8 @@ done
 watch_tests() {
   declare -A seen
   while :; do
-    ctests=$(pgrep -d, -x ctest) || { sleep 5; continue; }
+    # This soak's CTest only (not another build's, on a shared machine).
+    ctests=$(pgrep -d, -f "^ctest --test-dir $build ") || { sleep 5; continue; }
     for pid in $(pgrep -P "$ctests"); do
       age=$(ps -o etimes= -p "$pid" 2>/dev/null | tr -d ' ')
       [[ -n $age && $age -ge $hang && -z ${seen[$pid]:-} ]] || continue
