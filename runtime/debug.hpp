@@ -1,4 +1,5 @@
-// FIBERCL_DEBUG: the one switch for diagnostics (comma-separated: api, jit, sched...).
+// FIBERCL_DEBUG: the one switch for diagnostics, comma-separated channels (README lists
+// them: api, coop, ir, time, barriers, vectorize, yields, verify, all).
 #pragma once
 
 #include <string_view>

@@ -134,11 +134,11 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
     range.globalSize[d] = r.global ? r.global[d] : 0;
     range.globalOffset[d] = r.offset ? r.offset[d] : 0;
     empty |= range.globalSize[d] == 0;
-    // CL_INVALID_GLOBAL_OFFSET if the value specified in r.global + the
-    // corresponding values in r.offset for any dimensions is greater than
+    // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+    // corresponding values in global_work_offset for any dimensions is greater than
     // the maximum value representable by size_t on the device.
     check(range.globalOffset[d] > SIZE_MAX - range.globalSize[d], CL_INVALID_GLOBAL_OFFSET,
-          "r.offset + r.global overflows");
+          "global_work_offset + global_work_size overflows");
   }
 
   const auto &info = k.info();
@@ -147,22 +147,22 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
     uint64_t product = 1;
     for (cl_uint d = 0; d < r.workDim; ++d) {
       check(r.local[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
-            "a r.local element is 0");
+            "local_work_size has an element 0");
       // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
-      // r.local[0], ... is greater than CL_DEVICE_MAX_WORK_ITEM_SIZES.
+      // local_work_size[0], ... is greater than CL_DEVICE_MAX_WORK_ITEM_SIZES.
       check(r.local[d] > limits.maxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
-            "a r.local element exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+            "a local_work_size element exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
       product *= r.local[d];
       range.localSize[d] = r.local[d];
     }
-    // CL_INVALID_WORK_GROUP_SIZE if r.local is specified and does not match
+    // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match
     // the required work-group size for kernel in the program source.
     if (hasReqd)
       for (cl_uint d = 0; d < 3; ++d)
         check((d < r.workDim ? range.localSize[d] : 1) != info.reqdWorkGroupSize[d],
               CL_INVALID_WORK_GROUP_SIZE,
-              "r.local differs from reqd_work_group_size");
-    // CL_INVALID_WORK_GROUP_SIZE if r.local is specified and the total
+              "local_work_size differs from reqd_work_group_size");
+    // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the total
     // number of work-items in the work-group is greater than
     // CL_KERNEL_WORK_GROUP_SIZE.
     check(product > limits.maxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
@@ -174,12 +174,12 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
     chooseLocalSize(k, device, r.workDim, range.globalSize, range.localSize);
   }
   // CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and the
-  // r.global is not evenly divisible by the r.local (or by the
+  // global_work_size is not evenly divisible by the local_work_size (or by the
   // required work-group size).
   if (!empty && k.program().uniformWorkGroups())
     for (cl_uint d = 0; d < r.workDim; ++d)
       check(range.globalSize[d] % range.localSize[d] != 0, CL_INVALID_WORK_GROUP_SIZE,
-            "r.global is not a multiple of the work-group size, which must be "
+            "global_work_size is not a multiple of the work-group size, which must be "
             "uniform (OpenCL C 1.x or -cl-uniform-work-group-size)");
 
   std::unique_ptr<Command> cmd;

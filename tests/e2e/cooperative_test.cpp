@@ -274,8 +274,16 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
       }
     })CLC",
                               "pool", "-cl-std=CL2.0");
+  // The short kernel also notes how many tasks the pool had claimed when it ran: the
+  // measure of its wait that the machine's load does not change (a plain read of the
+  // pool's counter: benign on this CPU device, and an atomic would get the kernel
+  // scheduled, which is not what is tested).
   cl_kernel other = kernelFrom(R"CLC(
-    kernel void fill(global int *out) { out[get_global_id(0)] = 3 * (int)get_global_id(0); })CLC",
+    kernel void fill(global int *out, global const int *poolNext, global int *seen) {
+      out[get_global_id(0)] = 3 * (int)get_global_id(0);
+      if (get_global_id(0) == 0)
+        seen[0] = poolNext[0];
+    })CLC",
                                "fill");
   // Keeps the workers busy for a few milliseconds: one long work-item per group.
   cl_kernel busy = kernelFrom(R"CLC(
@@ -308,7 +316,8 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
   setArg(pool, 2, tasks);
   setArg(pool, 3, done);
   setArg(pool, 4, work);
-  setArgs(other, out);
+  cl_mem seen = buffer(sizeof(cl_int));
+  setArgs(other, out, next, seen);
   cl_mem busyOut = buffer(64 * sizeof(cl_uint));
   setArgs(busy, busyOut, 3000000);
   size_t poolGlobal = 4 * local, poolLocal = local, otherGlobal = 64, otherLocal = 16;
@@ -342,19 +351,22 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
     whole = ms(Clock::now() - t0);
   }
   ASSERT_GT(whole, 600.0) << "the pool must run long enough to tell a kill point from its end";
-  // Generous: the next offer_kill comes every task (well under a millisecond).
-  const double bound = std::min(whole / 4, 250.0);
+  // Generous: the next offer_kill comes every task, and a group takes one at a time, so
+  // a prompt short kernel runs after a handful of tasks. Counted in the pool's tasks, not
+  // in milliseconds: a loaded machine slows both kernels alike (a bound of 250 ms failed
+  // at a load of 15 on the 2 cores).
+  const int bound = tasks / 4;
   // 20 tries right after the clFlush -- every other one with the device's workers busy
   // for a few milliseconds with a kernel on a third queue when the pool is enqueued, as
   // when an application's previous work is still running -- then the other orders: the
   // short kernel first, and while the pool runs.
   enum Order { RightAfter, Before, During };
   double longest[3] = {0, 0, 0};
+  int mostTasks[3] = {0, 0, 0};
   for (int attempt = 0; attempt < 26; ++attempt) {
     const Order order = attempt < 20 ? RightAfter : attempt < 23 ? Before : During;
     const bool busyFirst = order == RightAfter && attempt % 2 == 1;
     reset();
-    cl_event poolDone = nullptr;
     auto enqueueOther = [&] {
       ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0,
                                        nullptr, nullptr));
@@ -372,8 +384,7 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
       ASSERT_CL(clFlush(second));
     }
     ASSERT_CL(clEnqueueNDRangeKernel(queue_, pool, 1, nullptr, &poolGlobal, &poolLocal, 0,
-                                     nullptr, &poolDone));
-    keep(poolDone);
+                                     nullptr, nullptr));
     ASSERT_CL(clFlush(queue_));
     if (order == During) {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -384,26 +395,24 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
     ASSERT_CL(clFinish(second));
     const double waited = ms(Clock::now() - start);
     longest[order] = std::max(longest[order], waited);
-    cl_int poolStatus = 0;
-    ASSERT_CL(clGetEventInfo(poolDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof poolStatus,
-                             &poolStatus, nullptr));
     __atomic_store_n(stop, 1, __ATOMIC_SEQ_CST);
     ASSERT_CL(clFinish(queue_));
     ASSERT_CL(clFinish(third));
-    EXPECT_NE(poolStatus, CL_COMPLETE)
-        << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "") << ")" << ": the short kernel waited for the whole cooperative kernel ("
-        << waited << " ms; alone it runs " << whole << " ms)";
-    EXPECT_LT(waited, bound) << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "") << "): the short kernel waited " << waited
-                             << " ms for slots (the cooperative kernel alone runs " << whole
-                             << " ms)";
+    const int tasksBefore = read<cl_int>(seen, 1)[0];
+    mostTasks[order] = std::max(mostTasks[order], tasksBefore);
+    EXPECT_LT(tasksBefore, bound)
+        << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "")
+        << "): the short kernel ran after " << tasksBefore << " of the pool's " << tasks
+        << " tasks (" << waited << " ms; the cooperative kernel alone runs " << whole << " ms)";
     check(attempt);
     if (HasFailure())
       break;
   }
-  std::printf("the short kernel waited at most %.1f ms right after the cooperative kernel's "
-              "clFlush (20 tries), %.1f ms enqueued before it, %.1f ms while it ran; the "
-              "cooperative kernel alone runs %.0f ms\n",
-              longest[RightAfter], longest[Before], longest[During], whole);
+  std::printf("the short kernel waited at most %.1f ms / %d tasks right after the cooperative "
+              "kernel's clFlush (20 tries), %.1f ms / %d tasks enqueued before it, %.1f ms / %d "
+              "tasks while it ran; the cooperative kernel alone runs %.0f ms, %d tasks\n",
+              longest[RightAfter], mostTasks[RightAfter], longest[Before], mostTasks[Before],
+              longest[During], mostTasks[During], whole, tasks);
 }
 
 TEST_F(Cooperative, KernelThatNeverOffersIsReportedAndTheOtherRunsAnyway) {
