@@ -47,8 +47,7 @@ struct Target {
   cl_program buildProgram(const std::string& src, const std::string& opts = "") {
     fibercl::cl_host::BuildResult built = fibercl::cl_host::tryBuild(ctx, dev, {src}, opts);
     if (built.err != CL_SUCCESS)
-      die(label + ": build failed (" + fibercl::cl_host::errorName(built.err) + "):\n" +
-          built.log);
+      die(label + ": build failed (" + fibercl::cl_host::errorName(built.err) + "):\n" + built.log);
     return built.program;
   }
   cl_kernel kernel(const std::string& key, const char* src, const char* name) {

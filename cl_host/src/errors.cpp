@@ -9,8 +9,8 @@ namespace fibercl::cl_host {
 
 const char *errorName(cl_int err) {
   switch (err) {
-#define NAME(code)                                                                         \
-  case code:                                                                               \
+#define NAME(code)                                                                                 \
+  case code:                                                                                       \
     return #code;
     NAME(CL_SUCCESS)
     NAME(CL_DEVICE_NOT_FOUND)

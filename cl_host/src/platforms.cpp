@@ -81,8 +81,7 @@ std::vector<cl_device_id> devices(cl_platform_id platform, cl_device_type type) 
   return found;
 }
 
-cl_device_id findDevice(const std::string &platformName, cl_device_type type,
-                        std::string *seen) {
+cl_device_id findDevice(const std::string &platformName, cl_device_type type, std::string *seen) {
   for (const NamedPlatform &p : namedPlatforms(seen)) {
     if (p.name != platformName)
       continue;

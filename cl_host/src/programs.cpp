@@ -19,8 +19,7 @@ cl_program createProgram(cl_context context, const std::vector<std::string> &sou
 
 std::string buildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) !=
-      CL_SUCCESS)
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS)
     return "<no build log>";
   std::string log(size, '\0');
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);

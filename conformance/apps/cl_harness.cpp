@@ -167,8 +167,7 @@ Kernel::Kernel(Cl &cl, const std::string &source, const std::string &name) {
         first = l;
         break;
       }
-    fail(format("build: %s%s%s", errorName(built.err), first.empty() ? "" : ": ",
-                first.c_str()));
+    fail(format("build: %s%s%s", errorName(built.err), first.empty() ? "" : ": ", first.c_str()));
   }
   cl_int e;
   kernel_ = clCreateKernel(program_, name.c_str(), &e);

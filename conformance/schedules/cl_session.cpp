@@ -109,8 +109,8 @@ std::string findKernelDir(const std::string &option) {
 
 Session::Session(std::string kernelDir) : kernelDir_(std::move(kernelDir)) {
   std::string seen;
-  cl_device_id device = fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL,
-                                                     CL_DEVICE_TYPE_ALL, &seen);
+  cl_device_id device =
+      fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL, CL_DEVICE_TYPE_ALL, &seen);
   if (!device)
     throw SetupError("no FiberCL platform among the installed ICDs (platforms seen: " + seen +
                      "; is OCL_ICD_VENDORS set?)");

@@ -135,9 +135,7 @@ cl_program CLTest::createProgram(const std::string& src) {
   return p;
 }
 
-std::string CLTest::buildLog(cl_program p) const {
-  return fibercl::cl_host::buildLog(p, device_);
-}
+std::string CLTest::buildLog(cl_program p) const { return fibercl::cl_host::buildLog(p, device_); }
 
 BuildResult CLTest::tryBuild(const std::string& src, const std::string& options) {
   BuildResult r = fibercl::cl_host::tryBuild(context_, device_, {src}, options);
