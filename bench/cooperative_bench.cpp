@@ -13,8 +13,11 @@
 //
 // Usage: OCL_ICD_VENDORS=build/fibercl.icd build/bench/fibercl_coop_bench [reps]
 // Results and the paper's figures: bench/RESULTS.md.
-#include <CL/cl.h>
 #include <CL/cl_fibercl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -30,7 +33,7 @@ using Clock = std::chrono::steady_clock;
 
 void ck(cl_int err, const char *what) {
   if (err != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, err);
+    std::fprintf(stderr, "%s failed: %s (%d)\n", what, fibercl::cl_host::errorName(err), err);
     std::exit(1);
   }
 }
@@ -115,37 +118,26 @@ struct Env {
 };
 
 Env setup() {
-  cl_uint n = 0;
-  ck(clGetPlatformIDs(0, nullptr, &n), "clGetPlatformIDs");
-  std::vector<cl_platform_id> ps(n);
-  ck(clGetPlatformIDs(n, ps.data(), nullptr), "clGetPlatformIDs");
-  cl_platform_id p = nullptr;
-  for (cl_platform_id c : ps) {
-    char name[256] = {};
-    clGetPlatformInfo(c, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::string(name) == "FiberCL")
-      p = c;
-  }
-  if (!p) {
+  Env e{};
+  e.dev = fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL);
+  if (!e.dev) {
     std::fprintf(stderr, "no FiberCL platform (set OCL_ICD_VENDORS)\n");
     std::exit(1);
   }
-  Env e{};
-  cl_int err;
-  ck(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &e.dev, nullptr), "clGetDeviceIDs");
-  e.ctx = clCreateContext(nullptr, 1, &e.dev, nullptr, nullptr, &err);
-  ck(err, "clCreateContext");
-  e.q = clCreateCommandQueueWithProperties(e.ctx, e.dev, nullptr, &err);
-  ck(err, "queue");
-  cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  e.q2 = clCreateCommandQueueWithProperties(e.ctx, e.dev, profiling, &err);
-  ck(err, "queue 2");
-  e.prog = clCreateProgramWithSource(e.ctx, 1, &kSource, nullptr, &err);
-  ck(err, "program");
-  if (clBuildProgram(e.prog, 1, &e.dev, "-cl-std=CL2.0", nullptr, nullptr) != CL_SUCCESS) {
-    char log[65536] = {};
-    clGetProgramBuildInfo(e.prog, e.dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-    std::fprintf(stderr, "%s\n", log);
+  try {
+    e.ctx = fibercl::cl_host::createContext(e.dev);
+    e.q = fibercl::cl_host::createQueue(e.ctx, e.dev);
+    cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    e.q2 = fibercl::cl_host::createQueue(e.ctx, e.dev, profiling);
+    fibercl::cl_host::BuildResult built =
+        fibercl::cl_host::tryBuild(e.ctx, e.dev, {kSource}, "-cl-std=CL2.0");
+    if (built.err != CL_SUCCESS) {
+      std::fprintf(stderr, "%s\n", built.log.c_str());
+      std::exit(1);
+    }
+    e.prog = built.program;
+  } catch (const fibercl::cl_host::Error &err) {
+    std::fprintf(stderr, "%s\n", err.what());
     std::exit(1);
   }
   return e;

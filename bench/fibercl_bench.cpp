@@ -5,8 +5,11 @@
 // on a mismatch, so a fast wrong answer never makes it into a table.
 //
 // Times are wall-clock (UseRealTime): the host thread mostly waits in clFinish.
-#include <CL/cl.h>
 #include <benchmark/benchmark.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -26,16 +29,9 @@ namespace {
 }
 
 void ck(cl_int err, const char* what) {
-  if (err != CL_SUCCESS) die(std::string(what) + " failed with " + std::to_string(err));
-}
-
-std::string platformName(cl_platform_id p) {
-  size_t n = 0;
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, nullptr, &n);
-  std::string s(n, '\0');
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, n, s.data(), nullptr);
-  if (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  if (err != CL_SUCCESS)
+    die(std::string(what) + " failed with " + fibercl::cl_host::errorName(err) + " (" +
+        std::to_string(err) + ")");
 }
 
 // One OpenCL platform under test: device, context, in-order queue, and programs
@@ -49,19 +45,10 @@ struct Target {
   std::map<std::string, cl_kernel> kernels;
 
   cl_program buildProgram(const std::string& src, const std::string& opts = "") {
-    const char* s = src.c_str();
-    cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
-    ck(err, "clCreateProgramWithSource");
-    err = clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr);
-    if (err != CL_SUCCESS) {
-      size_t n = 0;
-      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-      std::string log(n, '\0');
-      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-      die(label + ": build failed (" + std::to_string(err) + "):\n" + log);
-    }
-    return p;
+    fibercl::cl_host::BuildResult built = fibercl::cl_host::tryBuild(ctx, dev, {src}, opts);
+    if (built.err != CL_SUCCESS)
+      die(label + ": build failed (" + fibercl::cl_host::errorName(built.err) + "):\n" + built.log);
+    return built.program;
   }
   cl_kernel kernel(const std::string& key, const char* src, const char* name) {
     auto it = kernels.find(key);
@@ -778,15 +765,10 @@ struct Wanted {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Wanted wanted[] = {{"FiberCL", "FiberCL"}, {"Portable Computing Language", "PoCL"}};
-  cl_uint np = 0;
-  clGetPlatformIDs(0, nullptr, &np);
-  std::vector<cl_platform_id> ps(np);
-  if (np) clGetPlatformIDs(np, ps.data(), nullptr);
+  const Wanted wanted[] = {{fibercl::cl_host::kFiberCL, "FiberCL"},
+                           {"Portable Computing Language", "PoCL"}};
   for (const Wanted& w : wanted) {
-    cl_platform_id found = nullptr;
-    for (cl_platform_id p : ps)
-      if (platformName(p) == w.platform) found = p;
+    cl_device_id found = fibercl::cl_host::findDevice(w.platform);
     if (!found) {
       std::fprintf(stderr, "fibercl_bench: WARNING: platform \"%s\" not found through the loader "
                            "(OCL_ICD_VENDORS=%s); its benchmarks are not registered\n",
@@ -795,12 +777,10 @@ int main(int argc, char** argv) {
     }
     auto t = std::make_unique<Target>();
     t->label = w.label;
-    ck(clGetDeviceIDs(found, CL_DEVICE_TYPE_ALL, 1, &t->dev, nullptr), "clGetDeviceIDs");
-    cl_int err;
-    t->ctx = clCreateContext(nullptr, 1, &t->dev, nullptr, nullptr, &err);
-    ck(err, "clCreateContext");
-    t->q = clCreateCommandQueueWithProperties(t->ctx, t->dev, nullptr, &err);
-    ck(err, "clCreateCommandQueueWithProperties");
+    // Never released: the targets live as long as the process.
+    t->dev = found;
+    t->ctx = fibercl::cl_host::createContext(t->dev);
+    t->q = fibercl::cl_host::createQueue(t->ctx, t->dev);
     g_targets.push_back(std::move(t));
   }
   if (g_targets.empty()) {

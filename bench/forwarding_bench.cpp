@@ -2,7 +2,10 @@
 // directly and on PoCL through FiberCL's forwarding platform, in one process, both
 // through the ICD loader. Run with OCL_ICD_VENDORS naming fibercl.icd and pocl.icd and
 // FIBERCL_DELEGATE=pocl (bench/run_forwarding.sh). Prints medians and ratios.
-#include <CL/cl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +20,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void fail(const char *what, cl_int err) {
-  std::fprintf(stderr, "%s failed: %d\n", what, err);
+  std::fprintf(stderr, "%s failed: %s (%d)\n", what, fibercl::cl_host::errorName(err), err);
   std::exit(1);
 }
 #define CHECK(call)                                                                      \
@@ -27,18 +30,11 @@ using Clock = std::chrono::steady_clock;
       fail(#call, e_);                                                                   \
   } while (0)
 
-cl_platform_id platformNamed(const std::string &want) {
-  cl_platform_id ps[16];
-  cl_uint n = 0;
-  CHECK(clGetPlatformIDs(16, ps, &n));
-  for (cl_uint i = 0; i < n; ++i) {
-    char name[256] = {};
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    if (want == name)
-      return ps[i];
-  }
+cl_device_id deviceOf(const std::string &platformName) {
+  if (cl_device_id device = fibercl::cl_host::findDevice(platformName))
+    return device;
   std::fprintf(stderr, "platform \"%s\" not found (OCL_ICD_VENDORS, FIBERCL_DELEGATE=pocl?)\n",
-               want.c_str());
+               platformName.c_str());
   std::exit(2);
 }
 
@@ -60,17 +56,22 @@ struct Setup {
   cl_command_queue q;
   cl_kernel scale, mandel;
   cl_mem buf, out;
-  explicit Setup(cl_platform_id p) {
-    cl_device_id d;
-    CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr));
+  explicit Setup(cl_device_id d) {
+    cl_program prog = nullptr;
+    try {
+      ctx = fibercl::cl_host::createContext(d);
+      q = fibercl::cl_host::createQueue(ctx, d);
+      fibercl::cl_host::BuildResult built = fibercl::cl_host::tryBuild(ctx, d, {kSource});
+      if (built.err != CL_SUCCESS) {
+        std::fprintf(stderr, "%s\n", built.log.c_str());
+        fail("clBuildProgram", built.err);
+      }
+      prog = built.program;
+    } catch (const fibercl::cl_host::Error &e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      std::exit(1);
+    }
     cl_int err;
-    ctx = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
-    CHECK(err);
-    q = clCreateCommandQueueWithProperties(ctx, d, nullptr, &err);
-    CHECK(err);
-    cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-    CHECK(err);
-    CHECK(clBuildProgram(prog, 1, &d, "", nullptr, nullptr));
     scale = clCreateKernel(prog, "scale", &err);
     CHECK(err);
     mandel = clCreateKernel(prog, "mandel", &err);
@@ -103,8 +104,8 @@ template <class F> double perCall(F fn, int n = 200000, int reps = 9) {
 } // namespace
 
 int main() {
-  Setup pocl(platformNamed("Portable Computing Language"));
-  Setup fwd(platformNamed("FiberCL -> Portable Computing Language"));
+  Setup pocl(deviceOf("Portable Computing Language"));
+  Setup fwd(deviceOf("FiberCL -> Portable Computing Language"));
   std::printf("%-44s %12s %12s %10s %8s\n", "", "PoCL", "via FiberCL", "overhead", "ratio");
   auto row = [](const char *what, double a, double b, const char *unit) {
     std::printf("%-44s %9.1f %s %9.1f %s %7.1f %s %8.3f\n", what, a, unit, b, unit, b - a, unit,

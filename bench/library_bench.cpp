@@ -13,9 +13,11 @@
 //   fibercl_library_bench [runs]      (default 7)
 //
 // Prints a markdown table of medians on stdout; progress and warnings go to stderr.
-#include <CL/cl.h>
 #include <clFFT.h>
 #include <clblast_c.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -74,22 +76,15 @@ struct Target {
 // Finds the platform named `name` and sets up a Target, or returns false after a loud
 // warning.
 bool openPlatform(const char *name, const char *label, Target &t) {
-  cl_platform_id ps[16];
-  cl_uint n = 0;
-  if (clGetPlatformIDs(16, ps, &n) != CL_SUCCESS)
-    n = 0;
-  for (cl_uint i = 0; i < std::min<cl_uint>(n, 16); ++i) {
-    char pname[256] = {};
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof pname - 1, pname, nullptr);
-    if (std::string(pname) != name)
-      continue;
+  if (cl_device_id device = fibercl::cl_host::findDevice(name)) {
     t.label = label;
-    ck(clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 1, &t.dev, nullptr), "clGetDeviceIDs");
-    cl_int err;
-    t.ctx = clCreateContext(nullptr, 1, &t.dev, nullptr, nullptr, &err);
-    ck(err, "clCreateContext");
-    t.q = clCreateCommandQueueWithProperties(t.ctx, t.dev, nullptr, &err);
-    ck(err, "clCreateCommandQueueWithProperties");
+    t.dev = device;
+    try {
+      t.ctx = fibercl::cl_host::createContext(t.dev);
+      t.q = fibercl::cl_host::createQueue(t.ctx, t.dev);
+    } catch (const fibercl::cl_host::Error &e) {
+      die(e.what());
+    }
     return true;
   }
   const char *vendors = std::getenv("OCL_ICD_VENDORS");

@@ -3,6 +3,10 @@
 // runs a few kernels (vecadd, a local-memory reduction with barrier(), a mandelbrot
 // summary), checks them against host results and prints a short report with timings.
 // Exit status: 0 if every check passed, 1 otherwise, 2 if the platform is missing.
+//
+// A plain OpenCL program on purpose: it shows how an application uses FiberCL through
+// the ICD loader and is meant to be read as one, so it does its own host set-up rather
+// than use cl_host/ (which the rest of the tree shares).
 #include <CL/cl.h>
 
 #include <chrono>

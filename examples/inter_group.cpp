@@ -8,6 +8,10 @@
 //
 // Prints the per-group results; exits 1 if the kernel's command failed (e.g. FiberCL
 // reported a deadlock), 2 on usage or setup errors.
+//
+// A plain OpenCL program on purpose: it stands for the unmodified application that
+// `fibercl exec` / `fibercl explore` run, and is meant to be read as one, so it does its
+// own host set-up rather than use cl_host/ (which the rest of the tree shares).
 #include <CL/cl.h>
 
 #include <cstdio>

@@ -34,7 +34,9 @@
 // a shared machine under `nice` a 1 s build can take a minute of wall time, which is not
 // a finding; a build that burns 30 s of CPU is (scripts/fuzz.sh keeps a long -timeout
 // only for builds that block).
-#include <CL/cl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/session.hpp>
 #include <sys/resource.h>
 
 #include <cstdint>
@@ -184,28 +186,16 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   gVerbose = getenv("FUZZ_VERBOSE") && *getenv("FUZZ_VERBOSE") == '1';
   if (const char *limit = getenv("FUZZ_CPU_SECONDS"))
     gCpuLimit = std::atof(limit);
-  cl_uint n = 0;
-  clGetPlatformIDs(0, nullptr, &n);
-  std::vector<cl_platform_id> platforms(n);
-  if (n)
-    clGetPlatformIDs(n, platforms.data(), nullptr);
-  for (cl_platform_id p : platforms) {
-    char name[64] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-    if (std::strcmp(name, "FiberCL") == 0 &&
-        clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &gDevice, nullptr) == CL_SUCCESS)
-      break;
-    gDevice = nullptr;
-  }
-  if (!gDevice) {
-    std::fprintf(stderr, "opencl_source: no FiberCL CPU device (OCL_ICD_VENDORS=%s)\n",
-                 getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "unset");
-    std::exit(1);
-  }
-  cl_int err = CL_SUCCESS;
-  gContext = clCreateContext(nullptr, 1, &gDevice, nullptr, nullptr, &err);
-  if (!gContext) {
-    std::fprintf(stderr, "opencl_source: clCreateContext failed (%d)\n", err);
+  try {
+    gDevice = fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL, CL_DEVICE_TYPE_CPU);
+    if (!gDevice) {
+      std::fprintf(stderr, "opencl_source: no FiberCL CPU device (OCL_ICD_VENDORS=%s)\n",
+                   getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "unset");
+      std::exit(1);
+    }
+    gContext = fibercl::cl_host::createContext(gDevice);
+  } catch (const fibercl::cl_host::Error &e) {
+    std::fprintf(stderr, "opencl_source: %s\n", e.what());
     std::exit(1);
   }
   return 0;

@@ -84,8 +84,8 @@ for t in "${targets[@]}"; do
   if [ "$t" = opencl_source ]; then
     build_fibercl_for_fuzzing
     clang++-19 -std=c++17 -g -O1 $sanitize -fsanitize=fuzzer \
-      -DCL_TARGET_OPENCL_VERSION=300 -I "$root/include" \
-      "$root/fuzz/$t.cpp" -lOpenCL -o "$out/$t"
+      -DCL_TARGET_OPENCL_VERSION=300 -I "$root/include" -I "$root/cl_host/include" \
+      "$root/fuzz/$t.cpp" "$root"/cl_host/src/*.cpp -lOpenCL -o "$out/$t"
     # A whole build (Clang, O3, JIT) takes 0.1-1 s of CPU. The harness fails a build
     # that takes more than FUZZ_CPU_SECONDS (30) of CPU time; the wall-clock -timeout
     # is only for builds that block (under nice on a busy machine a 1 s build can take

@@ -2,14 +2,15 @@
 // device through the ICD loader, as an application would, and prints the build log. Exit
 // status 0 iff clBuildProgram (with --compile: clCompileProgram) succeeded. Used by
 // scripts/rebuild_sources.sh.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <vector>
 
 void pointLoaderAtFiberCL();
 
@@ -36,34 +37,27 @@ int buildSource(int argc, char **argv) {
     options += std::string(i > 3 ? " " : "") + argv[i];
   pointLoaderAtFiberCL();
 
-  cl_uint count = 0;
-  clGetPlatformIDs(0, nullptr, &count);
-  std::vector<cl_platform_id> platforms(count);
-  clGetPlatformIDs(count, platforms.data(), nullptr);
-  cl_platform_id fibercl = nullptr;
-  for (cl_platform_id p : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::string(name) == "FiberCL")
-      fibercl = p;
-  }
   cl_device_id device = nullptr;
-  if (!fibercl || clGetDeviceIDs(fibercl, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) {
-    std::fprintf(stderr, "fibercl build: no FiberCL device (OCL_ICD_VENDORS?)\n");
+  cl_context context = nullptr;
+  cl_program program = nullptr;
+  try {
+    device = fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL);
+    if (!device) {
+      std::fprintf(stderr, "fibercl build: no FiberCL device (OCL_ICD_VENDORS?)\n");
+      return 2;
+    }
+    context = fibercl::cl_host::createContext(device);
+    program = fibercl::cl_host::createProgram(context, {source});
+  } catch (const fibercl::cl_host::Error &e) {
+    std::fprintf(stderr, "fibercl build: %s\n", e.what());
+    if (context)
+      clReleaseContext(context);
     return 2;
   }
-  cl_int err = CL_SUCCESS;
-  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  const char *src = source.c_str();
-  size_t length = source.size();
-  cl_program program = clCreateProgramWithSource(context, 1, &src, &length, &err);
   cl_int built = compileOnly ? clCompileProgram(program, 1, &device, options.c_str(), 0, nullptr,
                                                 nullptr, nullptr, nullptr)
                              : clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
-  size_t logSize = 0;
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &logSize);
-  std::string log(logSize, '\0');
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, logSize, log.data(), nullptr);
+  const std::string log = fibercl::cl_host::buildLog(program, device);
   std::printf("%s: %s %s (%d)\n%s\n", argv[2], compileOnly ? "clCompileProgram" : "clBuildProgram",
               built == CL_SUCCESS ? "ok" : "failed", built, log.c_str());
   clReleaseProgram(program);

@@ -3,8 +3,11 @@
 // <fibercl/primitives.h> (FiberCL injects it into programs for delegated devices)
 // counts the work-groups resident together. On FiberCL's CPU device that is the
 // configured bound; on a delegated device it is the real one.
-#include <CL/cl.h>
 #include <CL/cl_fibercl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -32,41 +35,32 @@ kernel void discover(global void *ctx, global uint *found) {
 
 const size_t kGroups = 256;   // launched; discovery admits at most FIBERCL_MAX_PARTICIPANTS
 
-std::string text(cl_platform_id p, cl_platform_info what) {
-  char s[512] = {};
-  clGetPlatformInfo(p, what, sizeof s - 1, s, nullptr);
-  return s;
-}
-std::string text(cl_device_id d, cl_device_info what) {
-  char s[512] = {};
-  clGetDeviceInfo(d, what, sizeof s - 1, s, nullptr);
-  return s;
-}
-
 // One device: the counts of `runs` launches, or an empty list and `why`.
 std::vector<cl_uint> measure(cl_device_id device, bool delegated, int runs, std::string &why) {
   std::vector<cl_uint> counts;
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  if (!ctx) {
-    why = "clCreateContext failed (" + std::to_string(err) + ")";
+  fibercl::cl_host::Session cl;
+  cl_program prog = nullptr;
+  try {
+    cl = fibercl::cl_host::Session(device);
+    prog = fibercl::cl_host::createProgram(cl.context(), {kSource});
+  } catch (const fibercl::cl_host::Error &e) {
+    why = e.what();
     return counts;
   }
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  cl_context ctx = cl.context();
+  cl_command_queue q = cl.queue();
   // Groups of CPU drivers start with skew: the poll stays open until many polls see
   // no new arrival (FIBERCL_DISCOVERY_SETTLE). FiberCL's own start is GPU-like.
   std::string settle = delegated ? " -DFIBERCL_DISCOVERY_SETTLE=30000000" : "";
-  err = CL_BUILD_PROGRAM_FAILURE;
+  cl_int err = CL_BUILD_PROGRAM_FAILURE;
   for (const char *std : {"-cl-std=CL3.0", "-cl-std=CL2.0"})
     if ((err = clBuildProgram(prog, 1, &device, (std + settle).c_str(), nullptr, nullptr)) ==
         CL_SUCCESS)
       break;
   cl_kernel k = err == CL_SUCCESS ? clCreateKernel(prog, "discover", &err) : nullptr;
   if (!k) {
-    char log[4096] = {};
-    clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, nullptr);
-    why = std::string("the discovery kernel does not build (OpenCL C 2.0/3.0 needed): ") + log;
+    why = "the discovery kernel does not build (OpenCL C 2.0/3.0 needed): " +
+          fibercl::cl_host::buildLog(prog, device);
   } else {
     size_t local = 64;
     clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local, &local, nullptr);
@@ -95,8 +89,6 @@ std::vector<cl_uint> measure(cl_device_id device, bool delegated, int runs, std:
     clReleaseKernel(k);
   }
   clReleaseProgram(prog);
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
   return counts;
 }
 
@@ -127,29 +119,23 @@ int measureOccupancy(int argc, char **argv) {
     }
   }
   pointLoaderAtFiberCL();
-  cl_uint n = 0;
-  if (clGetPlatformIDs(0, nullptr, &n) != CL_SUCCESS || n == 0) {
+  const std::vector<cl_platform_id> platforms = fibercl::cl_host::platforms();
+  if (platforms.empty()) {
     std::fprintf(stderr, "fibercl occupancy: no OpenCL platform (OCL_ICD_VENDORS=%s)\n",
                  std::getenv("OCL_ICD_VENDORS"));
     return 1;
   }
-  std::vector<cl_platform_id> platforms(n);
-  clGetPlatformIDs(n, platforms.data(), nullptr);
   int measured = 0;
   for (cl_platform_id p : platforms) {
-    std::string name = text(p, CL_PLATFORM_NAME);
-    bool delegated = name != "FiberCL";
+    std::string name = fibercl::cl_host::platformString(p, CL_PLATFORM_NAME);
+    bool delegated = name != fibercl::cl_host::kFiberCL;
     if (!fibercl::icd::isFiberCLPlatformName(name))
       continue; // another vendor seen directly: measure it through FiberCL instead
-    cl_uint nd = 0;
-    clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
-    std::vector<cl_device_id> devices(nd);
-    if (nd)
-      clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr);
-    for (cl_device_id d : devices) {
+    for (cl_device_id d : fibercl::cl_host::devices(p)) {
       std::string why;
       std::vector<cl_uint> counts = measure(d, delegated, runs, why);
-      std::printf("%s / %s: ", name.c_str(), text(d, CL_DEVICE_NAME).c_str());
+      std::printf("%s / %s: ", name.c_str(),
+                  fibercl::cl_host::deviceString(d, CL_DEVICE_NAME).c_str());
       if (counts.empty()) {
         std::printf("not measured: %s\n", why.c_str());
         continue;

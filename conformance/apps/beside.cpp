@@ -22,11 +22,12 @@ constexpr size_t kGroups = 4, kLocal = 16;
 
 Beside::Beside(Cl &cl) : cl_(cl) {
   cl_int err;
-  queue_ = clCreateCommandQueueWithProperties(cl.context, cl.device, nullptr, &err);
+  cl_device_id device = cl.device();
+  queue_ = clCreateCommandQueueWithProperties(cl.context(), device, nullptr, &err);
   check(err, "clCreateCommandQueueWithProperties (beside)");
-  program_ = clCreateProgramWithSource(cl.context, 1, &kBusySource, nullptr, &err);
+  program_ = clCreateProgramWithSource(cl.context(), 1, &kBusySource, nullptr, &err);
   check(err, "clCreateProgramWithSource (beside)");
-  check(clBuildProgram(program_, 1, &cl.device, "", nullptr, nullptr), "clBuildProgram (beside)");
+  check(clBuildProgram(program_, 1, &device, "", nullptr, nullptr), "clBuildProgram (beside)");
   kernel_ = clCreateKernel(program_, "beside_busy", &err);
   check(err, "clCreateKernel (beside)");
   out_ = cl.alloc(kGroups * kLocal * sizeof(cl_uint));

@@ -1,5 +1,8 @@
 #include "cl_harness.hpp"
 
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -21,83 +24,50 @@ std::string format(const char *fmt, ...) {
 
 [[noreturn]] void fail(const std::string &why) { throw Failure(why); }
 
-const char *cl_error_name(cl_int e) {
-  switch (e) {
-  case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-  case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-  case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-  case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-  case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-  case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-  case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-  case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-  case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-  case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
-  case CL_INVALID_BUILD_OPTIONS: return "CL_INVALID_BUILD_OPTIONS";
-  case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-  case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-  case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
-    return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-  case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-  case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (no ICD found)";
-  default: return "CL error";
-  }
-}
-
 void check(cl_int e, const char *what) {
   if (e != CL_SUCCESS)
-    fail(format("%s: %s (%d)", what, cl_error_name(e), e));
+    fail(format("%s: %s (%d)", what, errorName(e), e));
 }
 
 // ---- Cl ----------------------------------------------------------------------------------
 
 void Cl::open() {
-  cl_uint n = 0;
-  check(clGetPlatformIDs(0, nullptr, &n), "clGetPlatformIDs");
-  if (n == 0)
-    fail("no OpenCL platform");
-  std::vector<cl_platform_id> ps(n);
-  check(clGetPlatformIDs(n, ps.data(), nullptr), "clGetPlatformIDs");
-  platform = ps[0];
-  char name[256] = {};
-  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-  platform_name = name;
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
-  cl_int e;
-  context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &e);
-  check(e, "clCreateContext");
-  queue = clCreateCommandQueueWithProperties(context, device, nullptr, &e);
-  check(e, "clCreateCommandQueueWithProperties");
-}
-
-Cl::~Cl() {
-  if (queue)
-    clReleaseCommandQueue(queue);
-  if (context)
-    clReleaseContext(context);
+  try {
+    const std::vector<cl_platform_id> platforms = fibercl::cl_host::platforms();
+    if (platforms.empty())
+      fail("no OpenCL platform");
+    platform = platforms.front();
+    platform_name = fibercl::cl_host::platformString(platform, CL_PLATFORM_NAME);
+    const std::vector<cl_device_id> devices = fibercl::cl_host::devices(platform);
+    if (devices.empty())
+      fail("clGetDeviceIDs: platform \"" + platform_name + "\" has no device");
+    session = fibercl::cl_host::Session(devices.front());
+  } catch (const fibercl::cl_host::Error &e) {
+    fail(e.what());
+  }
 }
 
 cl_mem Cl::alloc(size_t bytes) {
   cl_int e;
-  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &e);
+  cl_mem m = clCreateBuffer(context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &e);
   check(e, "clCreateBuffer");
   return m;
 }
 
 void Cl::write(cl_mem m, const void *data, size_t bytes) {
-  check(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
+  check(clEnqueueWriteBuffer(queue(), m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
         "clEnqueueWriteBuffer");
 }
 
 void Cl::zero(cl_mem m, size_t bytes) {
   const cl_uint z = 0;
-  check(clEnqueueFillBuffer(queue, m, &z, sizeof z, 0, bytes, 0, nullptr, nullptr),
+  check(clEnqueueFillBuffer(queue(), m, &z, sizeof z, 0, bytes, 0, nullptr, nullptr),
         "clEnqueueFillBuffer");
-  check(clFinish(queue), "clFinish");
+  check(clFinish(queue()), "clFinish");
 }
 
 void Cl::read(cl_mem m, size_t offset, void *data, size_t bytes) {
-  check(clEnqueueReadBuffer(queue, m, CL_TRUE, offset, bytes, data, 0, nullptr, nullptr),
+  check(clEnqueueReadBuffer(queue(), m, CL_TRUE, offset, bytes, data, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
 }
 
@@ -176,31 +146,30 @@ std::string kernel_source(const std::string &dir, const std::string &file) {
 }
 
 Kernel::Kernel(Cl &cl, const std::string &source, const std::string &name) {
-  const char *text = source.c_str();
-  cl_int e;
-  program_ = clCreateProgramWithSource(cl.context, 1, &text, nullptr, &e);
-  check(e, "clCreateProgramWithSource");
   const char *env_opts = std::getenv("FIBERCL_APPS_BUILD_OPTIONS");
   const std::string opts = env_opts ? env_opts : "-cl-std=CL2.0";
-  e = clBuildProgram(program_, 1, &cl.device, opts.c_str(), nullptr, nullptr);
-  if (e != CL_SUCCESS) {
-    size_t n = 0;
-    clGetProgramBuildInfo(program_, cl.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-    std::string log(n, '\0');
-    clGetProgramBuildInfo(program_, cl.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+  fibercl::cl_host::BuildResult built;
+  try {
+    built = fibercl::cl_host::tryBuild(cl.context(), cl.device(), {source}, opts);
+  } catch (const fibercl::cl_host::Error &e) {
+    fail(e.what());
+  }
+  program_ = built.program;
+  if (built.err != CL_SUCCESS) {
     clReleaseProgram(program_);
     std::fprintf(stderr, "---- build log of %s.cl (%s)\n%s\n", name.c_str(), opts.c_str(),
-                 log.c_str());
+                 built.log.c_str());
     // The first error line says enough on the result line.
     std::string first;
-    std::istringstream ls(log);
+    std::istringstream ls(built.log);
     for (std::string l; std::getline(ls, l);)
       if (l.find("error") != std::string::npos) {
         first = l;
         break;
       }
-    fail(format("build: %s%s%s", cl_error_name(e), first.empty() ? "" : ": ", first.c_str()));
+    fail(format("build: %s%s%s", errorName(built.err), first.empty() ? "" : ": ", first.c_str()));
   }
+  cl_int e;
   kernel_ = clCreateKernel(program_, name.c_str(), &e);
   if (e != CL_SUCCESS) {
     clReleaseProgram(program_);

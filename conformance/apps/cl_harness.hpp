@@ -1,12 +1,11 @@
-// The OpenCL side of fibercl_apps: failures and error names, the first device of the
-// first platform with one queue, device buffers, kernel arguments, and kernels built
-// from kernels/ with their `#include "file"` lines inlined.
+// The OpenCL side of fibercl_apps: failures, the first device of the first platform
+// with one queue, device buffers, kernel arguments, and kernels built from kernels/ with
+// their `#include "file"` lines inlined. Error names, the platform lookup, the context
+// and queue and the builds are cl_host's.
 #pragma once
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 300
-#endif
-#include <CL/cl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/session.hpp>
 
 #include <map>
 #include <stdexcept>
@@ -25,22 +24,23 @@ struct Failure : std::runtime_error {
 };
 [[noreturn]] void fail(const std::string &why);
 
-const char *cl_error_name(cl_int e);
+using fibercl::cl_host::errorName;
 // Fails with "<what>: <error name> (<code>)" unless e is CL_SUCCESS.
 void check(cl_int e, const char *what);
 
 struct Cl {
   cl_platform_id platform = nullptr;
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
   std::string platform_name;
+  // The queue and context are released with it (leak checkers run on these apps).
+  fibercl::cl_host::Session session;
 
   Cl() = default;
   Cl(const Cl &) = delete;
   Cl &operator=(const Cl &) = delete;
-  ~Cl(); // releases the queue and context (leak checkers run on these apps)
   void open();
+  cl_device_id device() const { return session.device(); }
+  cl_context context() const { return session.context(); }
+  cl_command_queue queue() const { return session.queue(); }
   cl_mem alloc(size_t bytes);
   void write(cl_mem m, const void *data, size_t bytes); // blocking
   template <class T> void write(cl_mem m, const std::vector<T> &v) {

@@ -149,12 +149,12 @@ std::vector<double> run(Cl &cl, App &app, Form form, const Options &opt) {
       a.mem(locks);
     }
     app.set_args(a, form, opt.groups);
-    check(clFinish(cl.queue), "clFinish");
+    check(clFinish(cl.queue()), "clFinish");
 
     g_deadline_ms = now_ms() + 1000LL * opt.timeout;
     const auto t0 = std::chrono::steady_clock::now();
     cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(cl.queue, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
+    check(clEnqueueNDRangeKernel(cl.queue(), k, 1, nullptr, &global, &local, 0, nullptr, &ev),
           "clEnqueueNDRangeKernel");
     if (beside)
       beside->runWhile(ev, opt.beside_ms);
@@ -167,7 +167,7 @@ std::vector<double> run(Cl &cl, App &app, Form form, const Options &opt) {
     if (status < 0 || waited != CL_SUCCESS) {
       const cl_int code = status < 0 ? status : waited;
       fail(format("%s: kernel failed: %s (%d)",
-                  code == CL_OUT_OF_RESOURCES ? "deadlock reported" : "launch", cl_error_name(code),
+                  code == CL_OUT_OF_RESOURCES ? "deadlock reported" : "launch", errorName(code),
                   code));
     }
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

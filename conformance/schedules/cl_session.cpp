@@ -1,20 +1,17 @@
 // OpenCL plumbing for the schedule corpus (see cl_session.hpp).
 #include "cl_session.hpp"
 
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace corpus {
-
-void check(cl_int err, const char *what) {
-  if (err != CL_SUCCESS)
-    throw SetupError(std::string(what) + " failed (" + std::to_string(err) + ")");
-}
 
 namespace {
 
@@ -111,36 +108,18 @@ std::string findKernelDir(const std::string &option) {
 }
 
 Session::Session(std::string kernelDir) : kernelDir_(std::move(kernelDir)) {
-  cl_uint n = 0;
-  cl_platform_id platforms[16];
-  check(clGetPlatformIDs(16, platforms, &n), "clGetPlatformIDs");
-  if (n == 0)
-    throw SetupError("no OpenCL platform (is OCL_ICD_VENDORS set?)");
-  cl_platform_id platform = nullptr;
-  for (cl_uint i = 0; i < n && i < 16; ++i) {
-    char name[128] = {};
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (!std::strcmp(name, "FiberCL"))
-      platform = platforms[i];
-  }
-  if (!platform)
-    throw SetupError("no FiberCL platform among the installed ICDs");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device_, nullptr),
-        "clGetDeviceIDs");
-  cl_int err;
-  context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-  check(err, "clCreateContext");
-  queue_ = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
-  check(err, "clCreateCommandQueueWithProperties");
+  std::string seen;
+  cl_device_id device =
+      fibercl::cl_host::findDevice(fibercl::cl_host::kFiberCL, CL_DEVICE_TYPE_ALL, &seen);
+  if (!device)
+    throw SetupError("no FiberCL platform among the installed ICDs (platforms seen: " + seen +
+                     "; is OCL_ICD_VENDORS set?)");
+  cl_ = fibercl::cl_host::Session(device);
 }
 
 Session::~Session() {
   for (auto &p : programs_)
     clReleaseProgram(p.second);
-  if (queue_)
-    clReleaseCommandQueue(queue_);
-  if (context_)
-    clReleaseContext(context_);
 }
 
 cl_program Session::program(const std::vector<std::string> &files,
@@ -154,25 +133,17 @@ cl_program Session::program(const std::vector<std::string> &files,
   std::vector<std::string> texts;
   for (auto &f : files)
     texts.push_back(readFile(kernelDir_ + "/" + f));
-  std::vector<const char *> ptrs;
-  for (auto &t : texts)
-    ptrs.push_back(t.c_str());
-  cl_int err;
-  cl_program p = clCreateProgramWithSource(context_, (cl_uint)ptrs.size(), ptrs.data(),
-                                           nullptr, &err);
-  check(err, "clCreateProgramWithSource");
-  err = clBuildProgram(p, 1, &device_, options.c_str(), nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    size_t size = 0;
-    clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-    clReleaseProgram(p);
-    throw SetupError("clBuildProgram failed (" + std::to_string(err) + ") for " + key +
-                     ":\n" + log);
+  fibercl::cl_host::BuildResult built =
+      fibercl::cl_host::tryBuild(cl_.context(), cl_.device(), texts, options);
+  if (built.err != CL_SUCCESS) {
+    clReleaseProgram(built.program);
+    throw SetupError(std::string("clBuildProgram failed (") +
+                         fibercl::cl_host::errorName(built.err) + ") for " + key + ":\n" +
+                         built.log,
+                     built.err);
   }
-  programs_[key] = p;
-  return p;
+  programs_[key] = built.program;
+  return built.program;
 }
 
 Kernel Session::kernel(cl_program program, const char *name) {
@@ -184,14 +155,14 @@ Kernel Session::kernel(cl_program program, const char *name) {
 
 Buffer Session::makeBuffer(size_t bytes, const void *init) {
   cl_int err;
-  cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+  cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                             bytes ? bytes : 4, const_cast<void *>(init), &err);
   check(err, "clCreateBuffer");
   return Buffer(m);
 }
 
 void Session::readBuffer(const Buffer &b, size_t bytes, void *out) {
-  check(clEnqueueReadBuffer(queue_, b.get(), CL_TRUE, 0, bytes, out, 0, nullptr, nullptr),
+  check(clEnqueueReadBuffer(cl_.queue(), b.get(), CL_TRUE, 0, bytes, out, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");
 }
 
@@ -217,12 +188,12 @@ LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
   cl_event done = nullptr;
   {
     StderrCapture capture;
-    cl_int err = clEnqueueNDRangeKernel(queue_, k.get(), 1, nullptr, &global, &local, 0,
+    cl_int err = clEnqueueNDRangeKernel(cl_.queue(), k.get(), 1, nullptr, &global, &local, 0,
                                         nullptr, &done);
     if (err == CL_SUCCESS) {
       // A failed command may make clFinish report an error too; the event's
       // status is what says how the command ended.
-      clFinish(queue_);
+      clFinish(cl_.queue());
       err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof r.status,
                            &r.status, nullptr);
       clReleaseEvent(done);

@@ -3,10 +3,9 @@
 // (fresh kernel object, cl_fibercl_scheduling exec info, deadlock detection).
 #pragma once
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 300
-#endif
-#include <CL/cl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/session.hpp>
+
 #include <CL/cl_fibercl.h>
 
 #include <map>
@@ -18,11 +17,10 @@
 namespace corpus {
 
 // A setup or API failure: not a verdict on the program under test.
-struct SetupError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using SetupError = fibercl::cl_host::Error;
 
-void check(cl_int err, const char *what);
+// Throws SetupError("<what> failed: <error name>") unless err is CL_SUCCESS.
+using fibercl::cl_host::check;
 
 // How one launch is scheduled. Unset fields leave the kernel object's (fresh:
 // none) and hence the environment's setting in force.
@@ -101,9 +99,7 @@ private:
   void readBuffer(const Buffer &b, size_t bytes, void *out);
 
   std::string kernelDir_;
-  cl_device_id device_ = nullptr;
-  cl_context context_ = nullptr;
-  cl_command_queue queue_ = nullptr;
+  fibercl::cl_host::Session cl_; // FiberCL's device, a context and an in-order queue
   std::map<std::string, cl_program> programs_;
 };
 

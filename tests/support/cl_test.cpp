@@ -11,83 +11,6 @@
 
 namespace fcltest {
 
-const char* errName(cl_int err) {
-  switch (err) {
-    case CL_SUCCESS: return "CL_SUCCESS";
-    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
-    case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_PROFILING_INFO_NOT_AVAILABLE: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case CL_MEM_COPY_OVERLAP: return "CL_MEM_COPY_OVERLAP";
-    case CL_IMAGE_FORMAT_MISMATCH: return "CL_IMAGE_FORMAT_MISMATCH";
-    case CL_IMAGE_FORMAT_NOT_SUPPORTED: return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
-    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_MAP_FAILURE: return "CL_MAP_FAILURE";
-    case CL_MISALIGNED_SUB_BUFFER_OFFSET: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-    case CL_COMPILE_PROGRAM_FAILURE: return "CL_COMPILE_PROGRAM_FAILURE";
-    case CL_LINKER_NOT_AVAILABLE: return "CL_LINKER_NOT_AVAILABLE";
-    case CL_LINK_PROGRAM_FAILURE: return "CL_LINK_PROGRAM_FAILURE";
-    case CL_DEVICE_PARTITION_FAILED: return "CL_DEVICE_PARTITION_FAILED";
-    case CL_KERNEL_ARG_INFO_NOT_AVAILABLE: return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_DEVICE_TYPE: return "CL_INVALID_DEVICE_TYPE";
-    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
-    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
-    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
-    case CL_INVALID_QUEUE_PROPERTIES: return "CL_INVALID_QUEUE_PROPERTIES";
-    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
-    case CL_INVALID_HOST_PTR: return "CL_INVALID_HOST_PTR";
-    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
-    case CL_INVALID_IMAGE_FORMAT_DESCRIPTOR: return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
-    case CL_INVALID_IMAGE_SIZE: return "CL_INVALID_IMAGE_SIZE";
-    case CL_INVALID_SAMPLER: return "CL_INVALID_SAMPLER";
-    case CL_INVALID_BINARY: return "CL_INVALID_BINARY";
-    case CL_INVALID_BUILD_OPTIONS: return "CL_INVALID_BUILD_OPTIONS";
-    case CL_INVALID_PROGRAM: return "CL_INVALID_PROGRAM";
-    case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL_DEFINITION: return "CL_INVALID_KERNEL_DEFINITION";
-    case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
-    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
-    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
-    case CL_INVALID_GLOBAL_OFFSET: return "CL_INVALID_GLOBAL_OFFSET";
-    case CL_INVALID_EVENT_WAIT_LIST: return "CL_INVALID_EVENT_WAIT_LIST";
-    case CL_INVALID_EVENT: return "CL_INVALID_EVENT";
-    case CL_INVALID_OPERATION: return "CL_INVALID_OPERATION";
-    case CL_INVALID_GL_OBJECT: return "CL_INVALID_GL_OBJECT";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_MIP_LEVEL: return "CL_INVALID_MIP_LEVEL";
-    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case CL_INVALID_PROPERTY: return "CL_INVALID_PROPERTY";
-    case CL_INVALID_IMAGE_DESCRIPTOR: return "CL_INVALID_IMAGE_DESCRIPTOR";
-    case CL_INVALID_COMPILER_OPTIONS: return "CL_INVALID_COMPILER_OPTIONS";
-    case CL_INVALID_LINKER_OPTIONS: return "CL_INVALID_LINKER_OPTIONS";
-    case CL_INVALID_DEVICE_PARTITION_COUNT: return "CL_INVALID_DEVICE_PARTITION_COUNT";
-    case CL_INVALID_PIPE_SIZE: return "CL_INVALID_PIPE_SIZE";
-    case CL_INVALID_DEVICE_QUEUE: return "CL_INVALID_DEVICE_QUEUE";
-    case CL_INVALID_SPEC_ID: return "CL_INVALID_SPEC_ID";
-    case CL_MAX_SIZE_RESTRICTION_EXCEEDED: return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
-    default: {
-      static thread_local char buf[40];
-      std::snprintf(buf, sizeof buf, "CL_<unknown %d>", err);
-      return buf;
-    }
-  }
-}
-
-void check(cl_int err, const char* what) {
-  if (err != CL_SUCCESS) throw Error(std::string(what) + " failed: " + errName(err));
-}
-
 ::testing::AssertionResult clSucceeded(const char* expr, cl_int err) {
   if (err == CL_SUCCESS) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << expr << " returned " << errName(err) << " (" << err
@@ -102,46 +25,9 @@ void check(cl_int err, const char* what) {
                                        << errName(expected) << " (" << expected << ")";
 }
 
-std::string platformInfo(cl_platform_id p, cl_platform_info what) {
-  size_t n = 0;
-  check(clGetPlatformInfo(p, what, 0, nullptr, &n), "clGetPlatformInfo");
-  std::string s(n, '\0');
-  check(clGetPlatformInfo(p, what, n, s.data(), nullptr), "clGetPlatformInfo");
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
-std::string deviceInfoString(cl_device_id d, cl_device_info what) {
-  size_t n = 0;
-  check(clGetDeviceInfo(d, what, 0, nullptr, &n), "clGetDeviceInfo");
-  std::string s(n, '\0');
-  check(clGetDeviceInfo(d, what, n, s.data(), nullptr), "clGetDeviceInfo");
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
 std::string wantedPlatformName() {
   const char* e = std::getenv("FIBERCL_TEST_PLATFORM");
   return e && *e ? e : "FiberCL";
-}
-
-cl_platform_id findPlatform(const std::string& name, std::string* seen) {
-  cl_uint n = 0;
-  if (clGetPlatformIDs(0, nullptr, &n) != CL_SUCCESS || n == 0) {
-    if (seen) *seen = "(no platforms)";
-    return nullptr;
-  }
-  std::vector<cl_platform_id> ps(n);
-  check(clGetPlatformIDs(n, ps.data(), nullptr), "clGetPlatformIDs");
-  cl_platform_id found = nullptr;
-  std::string names;
-  for (cl_platform_id p : ps) {
-    std::string pn = platformInfo(p, CL_PLATFORM_NAME);
-    names += (names.empty() ? "\"" : ", \"") + pn + "\"";
-    if (pn == name && !found) found = p;
-  }
-  if (seen) *seen = names;
-  return found;
 }
 
 std::string captureStdout(const std::function<void()>& fn) {
@@ -186,23 +72,20 @@ void CLTest::SetUp() {
       << "); platforms seen: " << seen
       << ". Set FIBERCL_TEST_PLATFORM to run the tests against another platform.";
   platform_name_ = platformInfo(platform_, CL_PLATFORM_NAME);
-  cl_uint nd = 0;
-  ASSERT_CL(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 1, &device_, &nd));
-  ASSERT_GE(nd, 1u);
-  cl_int err = CL_SUCCESS;
-  context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-  ASSERT_CL(err);
+  std::vector<cl_device_id> devices = fibercl::cl_host::devices(platform_);
+  ASSERT_FALSE(devices.empty()) << "platform \"" << platform_name_ << "\" has no device";
+  device_ = devices.front();
   cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  queue_ = clCreateCommandQueueWithProperties(context_, device_, props, &err);
-  ASSERT_CL(err);
+  session_ = fibercl::cl_host::Session(device_, props);
+  context_ = session_.context();
+  queue_ = session_.queue();
 }
 
 void CLTest::TearDown() {
   if (queue_) clFinish(queue_);
   for (auto it = cleanup_.rbegin(); it != cleanup_.rend(); ++it) (*it)();
   cleanup_.clear();
-  if (queue_) clReleaseCommandQueue(queue_);
-  if (context_) clReleaseContext(context_);
+  session_ = fibercl::cl_host::Session();
   queue_ = nullptr;
   context_ = nullptr;
 }
@@ -247,29 +130,17 @@ bool CLTest::hasExtension(const std::string& ext) const {
 }
 
 cl_program CLTest::createProgram(const std::string& src) {
-  const char* s = src.c_str();
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(context_, 1, &s, nullptr, &err);
-  check(err, "clCreateProgramWithSource");
+  cl_program p = fibercl::cl_host::createProgram(context_, {src});
   atTearDown([p] { clReleaseProgram(p); });
   return p;
 }
 
-std::string CLTest::buildLog(cl_program p) const {
-  size_t n = 0;
-  if (clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) != CL_SUCCESS)
-    return "<no build log>";
-  std::string s(n, '\0');
-  clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
+std::string CLTest::buildLog(cl_program p) const { return fibercl::cl_host::buildLog(p, device_); }
 
 BuildResult CLTest::tryBuild(const std::string& src, const std::string& options) {
-  BuildResult r;
-  r.program = createProgram(src);
-  r.err = clBuildProgram(r.program, 1, &device_, options.c_str(), nullptr, nullptr);
-  r.log = buildLog(r.program);
+  BuildResult r = fibercl::cl_host::tryBuild(context_, device_, {src}, options);
+  cl_program p = r.program;
+  atTearDown([p] { clReleaseProgram(p); });
   return r;
 }
 

@@ -1,5 +1,7 @@
 // Helpers shared by FiberCL's end-to-end tests. Everything goes through the
-// OpenCL API of the ICD loader; nothing here knows FiberCL's internals.
+// OpenCL API of the ICD loader; nothing here knows FiberCL's internals. The host
+// set-up itself (platform lookup, context and queue, builds, error names) is
+// cl_host's, shared with the rest of the tree; this adds GoogleTest to it.
 //
 // The fixture looks for the platform named by $FIBERCL_TEST_PLATFORM (default
 // "FiberCL") and fails loudly, listing the platforms it did see, when it is absent.
@@ -10,6 +12,10 @@
 
 #include <CL/cl.h>
 #include <CL/cl_fibercl.h>
+#include <fibercl/cl_host/errors.hpp>
+#include <fibercl/cl_host/platforms.hpp>
+#include <fibercl/cl_host/programs.hpp>
+#include <fibercl/cl_host/session.hpp>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -41,32 +47,29 @@ inline constexpr bool kThreadSanitizerBuild = false;
 #endif
 
 // "CL_INVALID_VALUE" for -30, etc.; "CL_<unknown -1234>" otherwise.
-const char* errName(cl_int err);
+inline const char* errName(cl_int err) { return fibercl::cl_host::errorName(err); }
 
-struct Error : std::runtime_error {
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
-};
+using Error = fibercl::cl_host::Error;
 
-// Throws Error("<what>: <CL name>") unless err == CL_SUCCESS.
-void check(cl_int err, const char* what);
+// Throws Error("<what> failed: <CL name>") unless err == CL_SUCCESS.
+using fibercl::cl_host::check;
 
 ::testing::AssertionResult clSucceeded(const char* expr, cl_int err);
 ::testing::AssertionResult clCodeEq(const char* expected_expr, const char* actual_expr,
                                     cl_int expected, cl_int actual);
 
-std::string platformInfo(cl_platform_id p, cl_platform_info what);
-std::string deviceInfoString(cl_device_id d, cl_device_info what);
-template <typename T>
-T deviceInfo(cl_device_id d, cl_device_info what) {
-  T v{};
-  check(clGetDeviceInfo(d, what, sizeof v, &v, nullptr), "clGetDeviceInfo");
-  return v;
+inline std::string platformInfo(cl_platform_id p, cl_platform_info what) {
+  return fibercl::cl_host::platformString(p, what);
 }
+inline std::string deviceInfoString(cl_device_id d, cl_device_info what) {
+  return fibercl::cl_host::deviceString(d, what);
+}
+using fibercl::cl_host::deviceInfo;
 
 // $FIBERCL_TEST_PLATFORM or "FiberCL".
 std::string wantedPlatformName();
 // The platform with that exact name, or nullptr; `seen` gets the names found.
-cl_platform_id findPlatform(const std::string& name, std::string* seen = nullptr);
+using fibercl::cl_host::findPlatform;
 
 // Runs fn with the process's stdout (fd 1) redirected into a temporary file and
 // returns what was written (C stdio is flushed before and after).
@@ -96,11 +99,8 @@ struct Local {
   size_t bytes;
 };
 
-struct BuildResult {
-  cl_program program = nullptr;  // owned by the fixture
-  cl_int err = CL_SUCCESS;
-  std::string log;
-};
+// A build's program (owned by the fixture), clBuildProgram's code and the log.
+using BuildResult = fibercl::cl_host::BuildResult;
 
 class CLTest : public ::testing::Test {
  protected:
@@ -195,6 +195,7 @@ class CLTest : public ::testing::Test {
   std::string platform_name_;
 
  private:
+  fibercl::cl_host::Session session_;  // owns context_ and queue_
   std::vector<std::function<void()>> cleanup_;
 };
 
