@@ -1,5 +1,6 @@
 // The platform singleton and its devices.
 #include "runtime/platform.hpp"
+#include "runtime/cpu_device.hpp"
 
 namespace fibercl::runtime {
 
@@ -11,6 +12,16 @@ Platform &Platform::get() {
 const std::vector<Device *> &Platform::devices() {
   static const std::vector<Device *> devices{&CpuDevice::get()};
   return devices;
+}
+
+std::vector<Device *> Platform::devicesOfType(cl_device_type type) {
+  std::vector<Device *> found;
+  const std::vector<Device *> &all = devices();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (type == CL_DEVICE_TYPE_ALL || (type & all[i]->type()) ||
+        ((type & CL_DEVICE_TYPE_DEFAULT) && i == 0))
+      found.push_back(all[i]);
+  return found;
 }
 
 Platform &Device::platform() { return Platform::get(); }
