@@ -1,7 +1,6 @@
 // The symbols an ICD loader looks up in libfibercl.so: clIcdGetPlatformIDsKHR and
 // the extension function lookups (names generated from entry_points.def).
 #include "icd/icd.hpp"
-#include "icd/forward/platforms.hpp"
 #include "runtime/platform.hpp"
 
 #include <CL/cl_ext.h>
@@ -22,13 +21,8 @@ cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
   // both num_platforms and platforms are NULL.
   if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
     return CL_INVALID_VALUE;
-  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects --
-  // those first, so an application that takes the first platform runs on the device
-  // the user asked to delegate to.
-  std::vector<cl_platform_id> all;
-  for (fwd::Platform *p : fwd::delegatedPlatforms())
-    all.push_back(reinterpret_cast<cl_platform_id>(p));
-  all.push_back(runtime::Platform::get().handle());
+  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects.
+  std::vector<cl_platform_id> all = runtime::Platform::allHandles();
   if (platforms)
     for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
       platforms[i] = all[i];
@@ -78,7 +72,7 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
 #define FCL_LOADER(name)                                                             \
   if (std::strcmp(func_name, #name) == 0)                                            \
     return reinterpret_cast<void *>(&loader_##name);
-#include "icd/entry_points.def"
+#include "runtime/api/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
 #undef FCL_NONE

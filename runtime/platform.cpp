@@ -1,12 +1,30 @@
-// The platform singleton and its devices.
+// The platform singleton, its devices, and the list of every platform.
 #include "runtime/platform.hpp"
 #include "runtime/cpu_device.hpp"
+
+#include <atomic>
 
 namespace fibercl::runtime {
 
 Platform &Platform::get() {
   static Platform *platform = new Platform; // never destroyed: handles outlive exit
   return *platform;
+}
+
+namespace {
+std::atomic<Platform::HandleSource> gDelegated{nullptr};
+} // namespace
+
+void Platform::addDelegated(HandleSource source) {
+  gDelegated.store(source, std::memory_order_release);
+}
+
+std::vector<cl_platform_id> Platform::allHandles() {
+  std::vector<cl_platform_id> all;
+  if (HandleSource delegated = gDelegated.load(std::memory_order_acquire))
+    all = delegated();
+  all.push_back(get().handle());
+  return all;
 }
 
 const std::vector<Device *> &Platform::devices() {

@@ -20,6 +20,15 @@ public:
   static constexpr cl_int kInvalidError = CL_INVALID_PLATFORM;
 
   static Platform &get();
+
+  // Every platform FiberCL shows (clGetPlatformIDs, clIcdGetPlatformIDsKHR), built here
+  // only: the delegated platforms first -- an application that takes the first platform
+  // runs on the device the user asked to delegate to -- then this one.
+  static std::vector<cl_platform_id> allHandles();
+  // Where the delegated platforms come from: a layer above (delegate/) says so once, at
+  // start-up, before any call.
+  using HandleSource = std::vector<cl_platform_id> (*)();
+  static void addDelegated(HandleSource source);
   // Its devices, the default device first; never empty.
   const std::vector<Device *> &devices();
   // Its devices of `type` (CL_DEVICE_TYPE_ALL, or a mask of types, DEFAULT meaning the

@@ -20,10 +20,11 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
           "num_entries is 0 and platforms is not NULL");
     check(!num_platforms && !platforms, CL_INVALID_VALUE,
           "num_platforms and platforms are NULL");
-    if (platforms)
-      platforms[0] = Platform::get().handle();
+    std::vector<cl_platform_id> all = Platform::allHandles();
+    for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i)
+      platforms[i] = all[i];
     if (num_platforms)
-      *num_platforms = 1;
+      *num_platforms = cl_uint(all.size());
   });
 }
 

@@ -1,8 +1,8 @@
 // Kernels on delegated devices. Arguments that are FiberCL handles (buffers, images,
 // pipes, samplers, device queues) are passed to the vendor as its own handles.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 Kernel *wrapKernel(cl_kernel real, Obj *program) {
@@ -176,4 +176,4 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
             : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

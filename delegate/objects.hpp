@@ -1,7 +1,7 @@
 // The handles of a delegated platform (DESIGN.md, "Delegation"). Every object the
 // application gets from a delegated device is one of these wrappers around the
 // vendor's own handle: its first field is FiberCL's forwarding dispatch table, so the
-// ICD loader sends every call on it to icd/forward/, never to the vendor directly.
+// ICD loader sends every call on it to delegate/, never to the vendor directly.
 //
 // Reference counts are the application's: `appRefs` counts clRetain*/clRelease*, and
 // when it reaches zero FiberCL drops its one reference on the vendor's object. The
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 
 enum class Kind : uint32_t {
   Dead = 0,
@@ -52,6 +52,7 @@ struct Obj {
 // A delegated platform: one vendor platform, shown as its own FiberCL platform.
 struct Platform : Obj {
   std::string name, vendorName, library;
+  std::string shownName; // "FiberCL -> <name>"
   std::vector<Obj *> devices; // root devices, in the vendor's order
 };
 
@@ -94,7 +95,7 @@ struct Kernel : Obj {
 };
 struct Event : Obj {};
 
-// The forwarding dispatch table (icd/forward/dispatch.cpp).
+// The forwarding dispatch table (icd/ hands it in: delegate.hpp, initialise).
 const cl_icd_dispatch &forwardingDispatch();
 
 // Makes a wrapper of kind K (type T) for the vendor handle `real` with appRefs 1, or
@@ -129,4 +130,4 @@ void appRelease(Obj *o);
 void hold(Obj *o);
 void unhold(Obj *o);
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,8 +1,8 @@
 // Contexts on delegated devices: properties and device lists translated both ways.
-#include "icd/forward/forward.hpp"
-#include "icd/forward/platforms.hpp"
+#include "delegate/forward.hpp"
+#include "delegate/platforms.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // The vendor's properties for the application's: CL_CONTEXT_PLATFORM becomes the
@@ -169,4 +169,4 @@ cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
   return err;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,8 +1,8 @@
 // Events on delegated devices: waits go through FiberCL's timed wait (a command that
 // never completes is reported), callbacks get FiberCL's handle.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 struct EventNotify {
@@ -120,4 +120,4 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type,
   return err;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,11 +1,11 @@
 // Wrapper lifetime and the vendor-handle registry (objects.hpp).
-#include "icd/forward/objects.hpp"
+#include "delegate/objects.hpp"
 
 #include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 struct Registry {
@@ -141,4 +141,4 @@ void unhold(Obj *o) {
     destroy(o);
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

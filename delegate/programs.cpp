@@ -1,9 +1,9 @@
 // Programs on delegated devices: sources get the primitives library injected
 // (source_injection.hpp); device lists, input programs and callbacks are translated.
-#include "icd/forward/forward.hpp"
-#include "icd/forward/source_injection.hpp"
+#include "delegate/forward.hpp"
+#include "delegate/source_injection.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_program wrapProgram(cl_program real, cl_int err, Obj *context, cl_int *errcode_ret) {
@@ -324,4 +324,4 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uin
             : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,7 +1,7 @@
 // Buffers, images, pipes, samplers and SVM allocations on delegated devices.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_mem wrapMem(cl_mem real, cl_int err, Obj *context, Obj *parentBuffer, cl_int *errcode_ret) {
@@ -294,4 +294,4 @@ void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
     c->vendor().clSVMFree(static_cast<cl_context>(c->real), svm_pointer);
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

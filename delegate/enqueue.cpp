@@ -4,9 +4,9 @@
 // kernel launch is remembered for that report.
 #include <string>
 
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_command_queue real(Queue *q) { return static_cast<cl_command_queue>(q->real); }
@@ -341,7 +341,7 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
                                  cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list, cl_event *event) {
   const size_t one = 1;
-  return fwd::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
+  return delegate::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
                                      num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -507,4 +507,4 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
   return complete(q, err, ev, false, "clEnqueueSVMMigrateMem");
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

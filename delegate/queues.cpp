@@ -1,8 +1,8 @@
 // Command queues on delegated devices. clFinish waits through FiberCL's timed wait,
 // so a command that never completes is reported instead of hanging the caller.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_command_queue wrapQueue(cl_command_queue real, Obj *context, Obj *device) {
@@ -50,7 +50,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_
                                                   cl_command_queue_properties properties,
                                                   cl_int *errcode_ret) {
   const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
-  return fwd::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
+  return delegate::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
                                                  errcode_ret);
 }
 
@@ -154,4 +154,4 @@ cl_int CL_API_CALL clFinish(cl_command_queue queue) {
   return q->vendor().clFinish(real); // returns at once: surfaces the vendor's own errors
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,16 +1,15 @@
 // Delegated platforms and devices: which vendor platforms FIBERCL_DELEGATE selects,
 // what FiberCL calls them, and the platform/device queries (handles in answers are
 // FiberCL's; extensions whose functions FiberCL does not forward are hidden).
-#include "icd/forward/platforms.hpp"
+#include "delegate/platforms.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "icd/forward/forward.hpp"
-#include "icd/icd.hpp"
-#include "icd/vendors.hpp"
+#include "delegate/forward.hpp"
+#include "runtime/platform.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // Extensions that add no host function, or only ones forwarded like core calls: the
@@ -60,7 +59,7 @@ std::vector<cl_name_version> filterNameVersions(const std::vector<unsigned char>
   return out;
 }
 
-Platform *makePlatform(const icd::VendorPlatform &v) {
+Platform *makePlatform(const VendorPlatform &v) {
   auto *p = new Platform();
   p->dispatch = &forwardingDispatch();
   p->kind.store(Kind::Platform);
@@ -71,6 +70,7 @@ Platform *makePlatform(const icd::VendorPlatform &v) {
   p->name = v.name;
   p->vendorName = v.vendor;
   p->library = v.library;
+  p->shownName = v.shownName;
   cl_uint n = 0;
   if (v.dispatch->clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) == CL_SUCCESS &&
       n) {
@@ -90,20 +90,8 @@ Platform *makePlatform(const icd::VendorPlatform &v) {
 const std::vector<Platform *> &delegatedPlatforms() {
   static const std::vector<Platform *> platforms = [] {
     std::vector<Platform *> out;
-    const char *env = std::getenv("FIBERCL_DELEGATE");
-    std::string selection = env ? env : "none";
-    if (!icd::delegationRequested(selection))
-      return out;
-    // This library is FiberCL: skipped by address (fcl_clIcdGetPlatformIDsKHR is in it).
-    icd::VendorScan scan =
-        icd::scanVendors(reinterpret_cast<const void *>(&icd::fcl_clIcdGetPlatformIDsKHR));
-    for (const icd::VendorPlatform &v : scan.platforms)
-      if (icd::delegateSelects(selection, v) && v.dispatch->clGetDeviceIDs)
-        out.push_back(makePlatform(v));
-    if (out.empty())
-      std::fprintf(stderr,
-                   "FiberCL: FIBERCL_DELEGATE=%s selects no platform (see `fibercl platforms`)\n",
-                   selection.c_str());
+    for (const VendorPlatform &v : vendorPlatforms())
+      out.push_back(makePlatform(v));
     return out;
   }();
   return platforms;
@@ -119,7 +107,17 @@ Obj *deviceFor(Platform *p, cl_device_id real) {
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
                                     cl_uint *num_platforms) {
-  return icd::fcl_clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
+  // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL or if
+  // both num_platforms and platforms are NULL.
+  if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
+    return CL_INVALID_VALUE;
+  std::vector<cl_platform_id> all = runtime::Platform::allHandles();
+  if (platforms)
+    for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
+      platforms[i] = all[i];
+  if (num_platforms)
+    *num_platforms = static_cast<cl_uint>(all.size());
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
@@ -133,7 +131,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
   auto str = [&](const std::string &s) { return answer(s.c_str(), s.size() + 1, size, value, size_ret); };
   switch (param) {
   case CL_PLATFORM_NAME:
-    return str(icd::delegatedPlatformName(p->name));
+    return str(p->shownName);
   case CL_PLATFORM_VENDOR:
     return str("FiberCL, forwarding to " + p->vendorName);
   case CL_PLATFORM_ICD_SUFFIX_KHR:
@@ -288,4 +286,4 @@ cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
   return fn ? fn(static_cast<cl_device_id>(d->real), host_timestamp) : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate
