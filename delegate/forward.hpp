@@ -54,7 +54,7 @@ struct WaitList {
     }
     events.reserve(n);
     for (cl_uint i = 0; i < n; ++i) {
-      Obj *e = as(list[i], Kind::Event);
+      Obj *e = as(list[i], Tag::DelegatedEvent);
       if (!e) {
         error = CL_INVALID_EVENT_WAIT_LIST;
         return;
@@ -84,7 +84,7 @@ struct EventOut {
 // Vendor handles for the application's memory objects; nullptr if one is not a live
 // delegated buffer/image/pipe.
 inline cl_mem realMem(cl_mem m) {
-  Obj *o = as(m, Kind::Mem);
+  Obj *o = as(m, Tag::DelegatedMem);
   return o ? static_cast<cl_mem>(o->real) : nullptr;
 }
 

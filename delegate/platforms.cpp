@@ -62,8 +62,8 @@ std::vector<cl_name_version> filterNameVersions(const std::vector<unsigned char>
 Platform *makePlatform(const VendorPlatform &v) {
   auto *p = new Platform();
   p->dispatch = &forwardingDispatch();
-  p->kind.store(Kind::Platform);
-  p->appRefs.store(1);
+  p->tag.store(Tag::DelegatedPlatform);
+  p->refCount.store(1);
   p->holds.store(1);
   p->real = v.platform;
   p->platform = p;
@@ -77,7 +77,7 @@ Platform *makePlatform(const VendorPlatform &v) {
     std::vector<cl_device_id> ids(n);
     v.dispatch->clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
     for (cl_device_id id : ids) {
-      Device *d = wrap<Device>(Kind::Device, id, p);
+      Device *d = wrap<Device>(Tag::DelegatedDevice, id, p);
       d->root = true;
       p->devices.push_back(d);
     }
@@ -102,7 +102,7 @@ Obj *deviceFor(Platform *p, cl_device_id real) {
     if (d->real == real)
       return d;
   Obj *o = findWrapper(real); // a sub-device
-  return o && o->kind.load() == Kind::Device ? o : nullptr;
+  return o && o->tag.load() == Tag::DelegatedDevice ? o : nullptr;
 }
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
@@ -122,7 +122,7 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
                                      size_t size, void *value, size_t *size_ret) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   auto ask = [&](size_t n, void *v, size_t *r) {
@@ -158,7 +158,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
                                   cl_uint num_entries, cl_device_id *devices,
                                   cl_uint *num_devices) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   if ((num_entries == 0 && devices) || (!devices && !num_devices))
@@ -180,7 +180,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
 
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size,
                                    void *value, size_t *size_ret) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto ask = [&](size_t n, void *v, size_t *r) {
@@ -192,7 +192,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_PARENT_DEVICE:
     return answerScalar(reinterpret_cast<cl_device_id>(d->parents[0]), size, value, size_ret);
   case CL_DEVICE_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(d->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(d->refCount.load(), size, value, size_ret);
   case CL_DEVICE_EXTENSIONS: {
     std::vector<unsigned char> bytes;
     if (cl_int err = vendorBytes(ask, bytes))
@@ -217,7 +217,7 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
                                       const cl_device_partition_property *properties,
                                       cl_uint num_devices, cl_device_id *out_devices,
                                       cl_uint *num_devices_ret) {
-  auto *d = as<Device>(in_device, Kind::Device);
+  auto *d = as<Device>(in_device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->vendor().clCreateSubDevices)
@@ -236,12 +236,13 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
   if (cl_int err = d->vendor().clCreateSubDevices(real, properties, n, ids.data(), nullptr))
     return err;
   for (cl_uint i = 0; i < n; ++i)
-    out_devices[i] = reinterpret_cast<cl_device_id>(wrap<Device>(Kind::Device, ids[i], d->platform, d));
+    out_devices[i] = reinterpret_cast<cl_device_id>(
+        wrap<Device>(Tag::DelegatedDevice, ids[i], d->platform, d));
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->root)
@@ -250,7 +251,7 @@ cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
 }
 
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->root)
@@ -261,7 +262,7 @@ cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
 cl_int CL_API_CALL clUnloadCompiler() { return CL_SUCCESS; }
 
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   auto fn = p->vendor().clUnloadPlatformCompiler;
@@ -270,7 +271,7 @@ cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
 
 cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                            cl_ulong *host_timestamp) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto fn = d->vendor().clGetDeviceAndHostTimer;
@@ -279,7 +280,7 @@ cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device
 }
 
 cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto fn = d->vendor().clGetHostTimer;

@@ -135,7 +135,7 @@ std::string Launch::describe() const {
 void EventOut::finish(Queue *q) {
   if (app && vendor) {
     *app = reinterpret_cast<cl_event>(
-        wrap<Event>(Kind::Event, vendor, q->platform, q->parents[0], q));
+        wrap<Event>(Tag::DelegatedEvent, vendor, q->platform, q->parents[0], q));
     vendor = nullptr; // the wrapper owns it now
   }
 }

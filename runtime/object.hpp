@@ -26,6 +26,18 @@ enum class Tag : uint32_t {
   Kernel,
   Event,
   Sampler,
+  // The handles of a delegated platform (delegate/objects.hpp): the same kinds of
+  // object, told apart so that neither the runtime's entry points nor delegation's
+  // take the other's handle for their own.
+  DelegatedPlatform = 0x46574401,
+  DelegatedDevice,
+  DelegatedContext,
+  DelegatedQueue,
+  DelegatedMem,
+  DelegatedProgram,
+  DelegatedKernel,
+  DelegatedEvent,
+  DelegatedSampler,
 };
 
 // The dispatch table all objects start with. The ICD layer owns it and hands it in
