@@ -3,13 +3,13 @@
 
 namespace fibercl::runtime {
 namespace {
-std::atomic<const cl_icd_dispatch *> gDispatch{nullptr};
+std::atomic<const cl_icd_dispatch *> gInstalled{nullptr};
 } // namespace
 
 void installDispatch(const cl_icd_dispatch &table) {
-  gDispatch.store(&table, std::memory_order_release);
+  gInstalled.store(&table, std::memory_order_release);
 }
 
-const cl_icd_dispatch *objectDispatch() { return gDispatch.load(std::memory_order_acquire); }
+const cl_icd_dispatch *objectDispatch() { return gInstalled.load(std::memory_order_acquire); }
 
 } // namespace fibercl::runtime
