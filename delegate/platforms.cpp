@@ -7,7 +7,6 @@
 #include <cstdlib>
 
 #include "delegate/forward.hpp"
-#include "runtime/platform.hpp"
 
 namespace fibercl::delegate {
 namespace {
@@ -105,19 +104,10 @@ Obj *deviceFor(Platform *p, cl_device_id real) {
   return o && o->tag.load() == Tag::DelegatedDevice ? o : nullptr;
 }
 
+// The same list, whichever platform's table the call came through (runtime/api/).
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
                                     cl_uint *num_platforms) {
-  // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL or if
-  // both num_platforms and platforms are NULL.
-  if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
-    return CL_INVALID_VALUE;
-  std::vector<cl_platform_id> all = runtime::Platform::allHandles();
-  if (platforms)
-    for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
-      platforms[i] = all[i];
-  if (num_platforms)
-    *num_platforms = static_cast<cl_uint>(all.size());
-  return CL_SUCCESS;
+  return ::clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,

@@ -6,7 +6,6 @@
 #include <CL/cl_ext.h>
 
 #include <cstring>
-#include <vector>
 
 using namespace fibercl;
 
@@ -17,18 +16,9 @@ extern "C" {
 cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                               cl_platform_id *platforms,
                                               cl_uint *num_platforms) {
-  // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL or if
-  // both num_platforms and platforms are NULL.
-  if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
-    return CL_INVALID_VALUE;
-  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects.
-  std::vector<cl_platform_id> all = runtime::Platform::allHandles();
-  if (platforms)
-    for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
-      platforms[i] = all[i];
-  if (num_platforms)
-    *num_platforms = static_cast<cl_uint>(all.size());
-  return CL_SUCCESS;
+  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects: the
+  // list clGetPlatformIDs gives (runtime/api/platform_api.cpp).
+  return ::clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
 // cl_khr_subgroups' name of the OpenCL 2.1 core function, through the kernel's own
