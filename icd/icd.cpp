@@ -1,13 +1,11 @@
 // The symbols an ICD loader looks up in libfibercl.so: clIcdGetPlatformIDsKHR and
 // the extension function lookups (names generated from entry_points.def).
 #include "icd/icd.hpp"
-#include "icd/forward/platforms.hpp"
 #include "runtime/platform.hpp"
 
 #include <CL/cl_ext.h>
 
 #include <cstring>
-#include <vector>
 
 using namespace fibercl;
 
@@ -18,23 +16,9 @@ extern "C" {
 cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                               cl_platform_id *platforms,
                                               cl_uint *num_platforms) {
-  // CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL or if
-  // both num_platforms and platforms are NULL.
-  if ((num_entries == 0 && platforms) || (!num_platforms && !platforms))
-    return CL_INVALID_VALUE;
-  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects --
-  // those first, so an application that takes the first platform runs on the device
-  // the user asked to delegate to.
-  std::vector<cl_platform_id> all;
-  for (fwd::Platform *p : fwd::delegatedPlatforms())
-    all.push_back(reinterpret_cast<cl_platform_id>(p));
-  all.push_back(runtime::Platform::get().handle());
-  if (platforms)
-    for (cl_uint i = 0; i < num_entries && i < all.size(); ++i)
-      platforms[i] = all[i];
-  if (num_platforms)
-    *num_platforms = static_cast<cl_uint>(all.size());
-  return CL_SUCCESS;
+  // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects: the
+  // list clGetPlatformIDs gives (runtime/api/platform_api.cpp).
+  return ::clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
 // cl_khr_subgroups' name of the OpenCL 2.1 core function, through the kernel's own
@@ -78,7 +62,7 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
 #define FCL_LOADER(name)                                                             \
   if (std::strcmp(func_name, #name) == 0)                                            \
     return reinterpret_cast<void *>(&loader_##name);
-#include "icd/entry_points.def"
+#include "runtime/api/entry_points.def"
 #undef FCL_API
 #undef FCL_ICD
 #undef FCL_NONE

@@ -7,7 +7,9 @@
 
 namespace fibercl::icd {
 
+// The dispatch tables (dispatch.cpp): the runtime's objects', delegated handles'.
 extern const cl_icd_dispatch kDispatch;
+extern const cl_icd_dispatch kForwardingDispatch;
 
 extern "C" {
 cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,

@@ -85,9 +85,6 @@ exec::Executor *CpuDevice::executorIfStarted() {
   return started_.load(std::memory_order_acquire);
 }
 
-void CpuDevice::wakeWaiters() {
-  if (auto *e = executorIfStarted())
-    e->runHost([] { return int32_t(CL_COMPLETE); }, [](int32_t) {});
-}
+unsigned CpuDevice::computeUnits() { return executor().workerCount(); }
 
 } // namespace fibercl::runtime

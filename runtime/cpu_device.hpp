@@ -1,4 +1,5 @@
-// The host CPU as an OpenCL device: work-groups on FiberCL's executor.
+// The host CPU as an OpenCL device: work-groups on FiberCL's executor (runtime/exec/,
+// this device's private engine: nothing outside the CPU device's files names it).
 #pragma once
 
 #include "runtime/device.hpp"
@@ -7,6 +8,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+namespace fibercl::exec {
+class Executor;
+}
 
 namespace fibercl::runtime {
 
@@ -28,8 +33,16 @@ public:
                                           kPipeMaxPacketSize};
     return kLimits;
   }
-  exec::Executor &executor() override;
-  exec::Executor *executorIfStarted() override;
+  unsigned computeUnits() override;
+
+  // cpu_launch.cpp: code, commands and waiting, on the executor.
+  std::unique_ptr<compiler::Executable> loadBinary(const compiler::Binary &binary,
+                                                   std::string &error) override;
+  std::unique_ptr<DeviceLaunch> prepareLaunch(const Kernel &kernel, void **args,
+                                              uint64_t localMemSize,
+                                              const LaunchGeometry &geometry) override;
+  void runHost(std::function<int32_t()> work, Completion done) override;
+  void waitUntil(const std::function<bool()> &finished) override;
   void wakeWaiters() override;
 
   const std::string &name() const { return name_; }
@@ -56,6 +69,11 @@ public:
 
 private:
   CpuDevice();
+  // The executor that runs this device's work (started on first need), or, from
+  // executorIfStarted, nullptr if it has not started.
+  exec::Executor &executor();
+  exec::Executor *executorIfStarted();
+
   std::string name_;
   uint64_t globalMemSize_ = 0;
   uint32_t maxClockMHz_ = 0;

@@ -1,5 +1,6 @@
 // CpuDevice::info: every cl_device_info of OpenCL 3.0 and FiberCL's counters for the
 // CPU device.
+#include "runtime/cpu_device.hpp"
 #include "runtime/versions.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/info_writer.hpp"
@@ -36,7 +37,7 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_VENDOR_ID:
     return out.scalar<cl_uint>(0); // no PCIe or Khronos vendor id
   case CL_DEVICE_MAX_COMPUTE_UNITS:
-    return out.scalar<cl_uint>(executor().workerCount());
+    return out.scalar<cl_uint>(computeUnits());
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
     return out.scalar<cl_uint>(3);
   case CL_DEVICE_MAX_WORK_GROUP_SIZE:

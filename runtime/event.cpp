@@ -1,7 +1,6 @@
 // cl_event: dependency tracking, status transitions, callbacks and profiling.
 #include "runtime/event.hpp"
 #include "runtime/context.hpp"
-#include "runtime/exec/executor.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/queue.hpp"
 
@@ -214,7 +213,7 @@ void waitFor(Event &ev) {
   // Help the device that runs it (a user event: the context's first device; its
   // waiters are woken when the host sets it).
   Device &d = ev.queue() ? ev.queue()->device() : ev.context().device();
-  d.executor().helpUntil([&ev] { return ev.done(); });
+  d.waitUntil([&ev] { return ev.done(); });
 }
 
 } // namespace fibercl::runtime

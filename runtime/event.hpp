@@ -17,10 +17,6 @@
 #include <mutex>
 #include <vector>
 
-namespace fibercl::exec {
-class Executor;
-}
-
 namespace fibercl::runtime {
 
 class Context;
@@ -121,7 +117,7 @@ private:
 // The time base of profiling information (ns, steady clock).
 uint64_t nowNs();
 
-// Blocks until `ev` is done, running executor work on this thread meanwhile.
+// Blocks until `ev` is done, lending this thread to the device meanwhile.
 void waitFor(Event &ev);
 
 } // namespace fibercl::runtime

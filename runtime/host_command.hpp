@@ -1,5 +1,5 @@
-// A command whose work runs on the device's executor threads as a host function
-// (buffer copies and fills): `work()` returns CL_COMPLETE or a negative error code.
+// A command whose work runs on the device as a host function (buffer copies and
+// fills): `work()` returns CL_COMPLETE or a negative error code.
 #pragma once
 
 #include <memory>
@@ -7,7 +7,6 @@
 
 #include "runtime/device.hpp"
 #include "runtime/event.hpp"
-#include "runtime/exec/executor.hpp"
 #include "runtime/queue.hpp"
 
 namespace fibercl::runtime {
@@ -17,7 +16,7 @@ public:
   explicit HostCommand(F work) : work_(std::move(work)) {}
   void start(Event &ev) override {
     Event *e = &ev;
-    ev.queue()->device().executor().runHost(
+    ev.queue()->device().runHost(
         [this, e]() -> int32_t {
           e->setRunning();
           return work_();

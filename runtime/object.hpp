@@ -26,11 +26,25 @@ enum class Tag : uint32_t {
   Kernel,
   Event,
   Sampler,
+  // The handles of a delegated platform (delegate/objects.hpp): the same kinds of
+  // object, told apart so that neither the runtime's entry points nor delegation's
+  // take the other's handle for their own.
+  DelegatedPlatform = 0x46574401,
+  DelegatedDevice,
+  DelegatedContext,
+  DelegatedQueue,
+  DelegatedMem,
+  DelegatedProgram,
+  DelegatedKernel,
+  DelegatedEvent,
+  DelegatedSampler,
 };
 
-// The dispatch table all objects share; set by icd/ when the library is loaded (the
-// runtime does not depend on the ICD layer, so it is handed in).
-extern const cl_icd_dispatch *gDispatch;
+// The dispatch table all objects start with. The ICD layer owns it and hands it in
+// once, when the library is loaded, before any call (the runtime does not depend on
+// the ICD layer).
+void installDispatch(const cl_icd_dispatch &table);
+const cl_icd_dispatch *objectDispatch();
 
 // The standard-layout prefix of every object: an OpenCL handle points here, and the
 // ICD loader reads `dispatch` through it.
@@ -49,7 +63,7 @@ static_assert(offsetof(ObjectHeader, dispatch) == 0);
 template <class T, class H> class Object : public ObjectHeader {
 public:
   Object() {
-    dispatch = gDispatch;
+    dispatch = objectDispatch();
     tag.store(T::kTag, std::memory_order_relaxed);
     refCount.store(1, std::memory_order_relaxed);
   }

@@ -1,16 +1,12 @@
-// cl_platform_id: the platform "FiberCL" and the devices behind it (device.hpp: the
-// CPU device). Devices forwarded to other vendors' ICDs have platforms of their own
-// (icd/forward/), since a context cannot mix two implementations' devices.
+// cl_platform_id: the platform "FiberCL" and the devices behind it (device.hpp's
+// interface; today the CPU device). Devices forwarded to other vendors' ICDs have
+// platforms of their own (delegate/), since a context cannot mix two implementations'
+// devices.
 #pragma once
 
-#include "runtime/cpu_device.hpp"
+#include "runtime/device.hpp"
 #include "runtime/object.hpp"
 
-#include <cstdint>
-#include <functional>
-#include <memory>
-#include <mutex>
-#include <string>
 #include <vector>
 
 namespace fibercl::runtime {
@@ -24,9 +20,20 @@ public:
   static constexpr cl_int kInvalidError = CL_INVALID_PLATFORM;
 
   static Platform &get();
-  // Its devices, the CPU device first; never empty.
+
+  // Every platform FiberCL shows (clGetPlatformIDs, clIcdGetPlatformIDsKHR), built here
+  // only: the delegated platforms first -- an application that takes the first platform
+  // runs on the device the user asked to delegate to -- then this one.
+  static std::vector<cl_platform_id> allHandles();
+  // Where the delegated platforms come from: a layer above (delegate/) says so once, at
+  // start-up, before any call.
+  using HandleSource = std::vector<cl_platform_id> (*)();
+  static void addDelegated(HandleSource source);
+  // Its devices, the default device first; never empty.
   const std::vector<Device *> &devices();
-  Device &device() { return *devices().front(); } // the CPU device
+  // Its devices of `type` (CL_DEVICE_TYPE_ALL, or a mask of types, DEFAULT meaning the
+  // first device), in order; clGetDeviceIDs and clCreateContextFromType agree.
+  std::vector<Device *> devicesOfType(cl_device_type type);
 
   static constexpr const char *kName = "FiberCL";
   static constexpr const char *kVendor = "FiberCL";

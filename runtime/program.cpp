@@ -2,7 +2,7 @@
 #include "runtime/program.hpp"
 #include "runtime/context.hpp"
 #include "runtime/error.hpp"
-#include "runtime/exec/executor.hpp"
+#include "runtime/device.hpp"
 #include "runtime/source_dump.hpp"
 
 #include <cstring>
@@ -37,7 +37,7 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
   std::string error;
   std::unique_ptr<compiler::Executable> exe;
   if (result.success) {
-    exe = compiler::load(result.binary, exec::hostSymbols(), error);
+    exe = context_->device().loadBinary(result.binary, error);
     if (!exe) {
       result.success = false;
       result.log += (result.log.empty() ? "" : "\n") + error;

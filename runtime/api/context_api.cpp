@@ -95,11 +95,14 @@ cl_context CL_API_CALL clCreateContextFromType(
           CL_INVALID_DEVICE_TYPE, "device_type");
     // CL_DEVICE_NOT_FOUND if no devices that match device_type and property values
     // specified in properties are currently available.
-    check(device_type != CL_DEVICE_TYPE_ALL &&
-              !(device_type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU)),
-          CL_DEVICE_NOT_FOUND, "FiberCL has one CPU device");
-    return give(make<Context>(std::vector<Device *>{&Platform::get().device()}, std::move(props),
-                              pfn_notify, user_data));
+    // The devices of CL_CONTEXT_PLATFORM's platform, or of FiberCL's.
+    Platform *platform = &Platform::get();
+    for (size_t i = 0; i + 1 < props.size(); i += 2)
+      if (props[i] == CL_CONTEXT_PLATFORM)
+        platform = Platform::fromHandle(reinterpret_cast<cl_platform_id>(props[i + 1]));
+    std::vector<Device *> found = platform->devicesOfType(device_type);
+    check(found.empty(), CL_DEVICE_NOT_FOUND, "the platform has no device of that type");
+    return give(make<Context>(std::move(found), std::move(props), pfn_notify, user_data));
   });
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "runtime/api/entry.hpp"
-#include "runtime/exec/executor.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/queue.hpp"
 

@@ -20,10 +20,11 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
           "num_entries is 0 and platforms is not NULL");
     check(!num_platforms && !platforms, CL_INVALID_VALUE,
           "num_platforms and platforms are NULL");
-    if (platforms)
-      platforms[0] = Platform::get().handle();
+    std::vector<cl_platform_id> all = Platform::allHandles();
+    for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i)
+      platforms[i] = all[i];
     if (num_platforms)
-      *num_platforms = 1;
+      *num_platforms = cl_uint(all.size());
   });
 }
 
@@ -65,9 +66,8 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
                                   cl_uint num_entries, cl_device_id *devices,
                                   cl_uint *num_devices) {
   return call(__func__, [&] {
-    // CL_INVALID_PLATFORM if platform is not a valid platform.
-    if (platform)
-      obj<Platform>(platform, "platform");
+    // CL_INVALID_PLATFORM if platform is not a valid platform (NULL selects ours).
+    Platform &p = platform ? obj<Platform>(platform, "platform") : Platform::get();
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
     constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
                                      CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
@@ -81,12 +81,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
           "num_entries is 0 and devices is not NULL");
     check(!num_devices && !devices, CL_INVALID_VALUE, "num_devices and devices are NULL");
     // The platform's devices of that type; the first device is the default one.
-    std::vector<cl_device_id> found;
-    const std::vector<Device *> &all = Platform::get().devices();
-    for (size_t i = 0; i < all.size(); ++i)
-      if (device_type == CL_DEVICE_TYPE_ALL || (device_type & all[i]->type()) ||
-          ((device_type & CL_DEVICE_TYPE_DEFAULT) && i == 0))
-        found.push_back(all[i]->handle());
+    std::vector<Device *> found = p.devicesOfType(device_type);
     // CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found.
     if (found.empty()) {
       if (num_devices)
@@ -94,7 +89,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
       throw Error(CL_DEVICE_NOT_FOUND, "no FiberCL device of that type");
     }
     for (cl_uint i = 0; devices && i < num_entries && i < found.size(); ++i)
-      devices[i] = found[i];
+      devices[i] = found[i]->handle();
     if (num_devices)
       *num_devices = cl_uint(found.size());
   });

@@ -5,11 +5,11 @@
 #include <sstream>
 #include <string>
 
-#include "icd/forward/source_injection.hpp"
+#include "delegate/source_injection.hpp"
 
 namespace {
 
-using fibercl::fwd::injectFiberclHeaders;
+using fibercl::delegate::injectFiberclHeaders;
 
 // The text after the last "#line N" directive, and N.
 std::pair<int, std::string> afterLastLine(const std::string &s) {

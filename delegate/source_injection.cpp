@@ -1,12 +1,12 @@
 // injectFiberclHeaders (source_injection.hpp).
-#include "icd/forward/source_injection.hpp"
+#include "delegate/source_injection.hpp"
 
 #include <regex>
 #include <sstream>
 
 #include "fibercl/builtins.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // `#include <fibercl/NAME>` or `#include "fibercl/NAME"`, nothing else on the line
@@ -50,4 +50,4 @@ std::string injectFiberclHeaders(const std::string &source) {
   return out;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,16 +1,14 @@
 // Delegated platforms and devices: which vendor platforms FIBERCL_DELEGATE selects,
 // what FiberCL calls them, and the platform/device queries (handles in answers are
 // FiberCL's; extensions whose functions FiberCL does not forward are hidden).
-#include "icd/forward/platforms.hpp"
+#include "delegate/platforms.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "icd/forward/forward.hpp"
-#include "icd/icd.hpp"
-#include "icd/vendors.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // Extensions that add no host function, or only ones forwarded like core calls: the
@@ -60,24 +58,25 @@ std::vector<cl_name_version> filterNameVersions(const std::vector<unsigned char>
   return out;
 }
 
-Platform *makePlatform(const icd::VendorPlatform &v) {
+Platform *makePlatform(const VendorPlatform &v) {
   auto *p = new Platform();
   p->dispatch = &forwardingDispatch();
-  p->kind.store(Kind::Platform);
-  p->appRefs.store(1);
+  p->tag.store(Tag::DelegatedPlatform);
+  p->refCount.store(1);
   p->holds.store(1);
   p->real = v.platform;
   p->platform = p;
   p->name = v.name;
   p->vendorName = v.vendor;
   p->library = v.library;
+  p->shownName = v.shownName;
   cl_uint n = 0;
   if (v.dispatch->clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) == CL_SUCCESS &&
       n) {
     std::vector<cl_device_id> ids(n);
     v.dispatch->clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
     for (cl_device_id id : ids) {
-      Device *d = wrap<Device>(Kind::Device, id, p);
+      Device *d = wrap<Device>(Tag::DelegatedDevice, id, p);
       d->root = true;
       p->devices.push_back(d);
     }
@@ -90,20 +89,8 @@ Platform *makePlatform(const icd::VendorPlatform &v) {
 const std::vector<Platform *> &delegatedPlatforms() {
   static const std::vector<Platform *> platforms = [] {
     std::vector<Platform *> out;
-    const char *env = std::getenv("FIBERCL_DELEGATE");
-    std::string selection = env ? env : "none";
-    if (!icd::delegationRequested(selection))
-      return out;
-    // This library is FiberCL: skipped by address (fcl_clIcdGetPlatformIDsKHR is in it).
-    icd::VendorScan scan =
-        icd::scanVendors(reinterpret_cast<const void *>(&icd::fcl_clIcdGetPlatformIDsKHR));
-    for (const icd::VendorPlatform &v : scan.platforms)
-      if (icd::delegateSelects(selection, v) && v.dispatch->clGetDeviceIDs)
-        out.push_back(makePlatform(v));
-    if (out.empty())
-      std::fprintf(stderr,
-                   "FiberCL: FIBERCL_DELEGATE=%s selects no platform (see `fibercl platforms`)\n",
-                   selection.c_str());
+    for (const VendorPlatform &v : vendorPlatforms())
+      out.push_back(makePlatform(v));
     return out;
   }();
   return platforms;
@@ -114,17 +101,18 @@ Obj *deviceFor(Platform *p, cl_device_id real) {
     if (d->real == real)
       return d;
   Obj *o = findWrapper(real); // a sub-device
-  return o && o->kind.load() == Kind::Device ? o : nullptr;
+  return o && o->tag.load() == Tag::DelegatedDevice ? o : nullptr;
 }
 
+// The same list, whichever platform's table the call came through (runtime/api/).
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
                                     cl_uint *num_platforms) {
-  return icd::fcl_clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
+  return ::clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
                                      size_t size, void *value, size_t *size_ret) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   auto ask = [&](size_t n, void *v, size_t *r) {
@@ -133,7 +121,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
   auto str = [&](const std::string &s) { return answer(s.c_str(), s.size() + 1, size, value, size_ret); };
   switch (param) {
   case CL_PLATFORM_NAME:
-    return str(icd::delegatedPlatformName(p->name));
+    return str(p->shownName);
   case CL_PLATFORM_VENDOR:
     return str("FiberCL, forwarding to " + p->vendorName);
   case CL_PLATFORM_ICD_SUFFIX_KHR:
@@ -160,7 +148,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
                                   cl_uint num_entries, cl_device_id *devices,
                                   cl_uint *num_devices) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   if ((num_entries == 0 && devices) || (!devices && !num_devices))
@@ -182,7 +170,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
 
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size,
                                    void *value, size_t *size_ret) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto ask = [&](size_t n, void *v, size_t *r) {
@@ -194,7 +182,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_PARENT_DEVICE:
     return answerScalar(reinterpret_cast<cl_device_id>(d->parents[0]), size, value, size_ret);
   case CL_DEVICE_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(d->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(d->refCount.load(), size, value, size_ret);
   case CL_DEVICE_EXTENSIONS: {
     std::vector<unsigned char> bytes;
     if (cl_int err = vendorBytes(ask, bytes))
@@ -219,7 +207,7 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
                                       const cl_device_partition_property *properties,
                                       cl_uint num_devices, cl_device_id *out_devices,
                                       cl_uint *num_devices_ret) {
-  auto *d = as<Device>(in_device, Kind::Device);
+  auto *d = as<Device>(in_device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->vendor().clCreateSubDevices)
@@ -238,12 +226,13 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
   if (cl_int err = d->vendor().clCreateSubDevices(real, properties, n, ids.data(), nullptr))
     return err;
   for (cl_uint i = 0; i < n; ++i)
-    out_devices[i] = reinterpret_cast<cl_device_id>(wrap<Device>(Kind::Device, ids[i], d->platform, d));
+    out_devices[i] = reinterpret_cast<cl_device_id>(
+        wrap<Device>(Tag::DelegatedDevice, ids[i], d->platform, d));
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->root)
@@ -252,7 +241,7 @@ cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
 }
 
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   if (!d->root)
@@ -263,7 +252,7 @@ cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
 cl_int CL_API_CALL clUnloadCompiler() { return CL_SUCCESS; }
 
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
-  auto *p = as<Platform>(platform, Kind::Platform);
+  auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   auto fn = p->vendor().clUnloadPlatformCompiler;
@@ -272,7 +261,7 @@ cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
 
 cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                            cl_ulong *host_timestamp) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto fn = d->vendor().clGetDeviceAndHostTimer;
@@ -281,11 +270,11 @@ cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device
 }
 
 cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
-  auto *d = as<Device>(device, Kind::Device);
+  auto *d = as<Device>(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   auto fn = d->vendor().clGetHostTimer;
   return fn ? fn(static_cast<cl_device_id>(d->real), host_timestamp) : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,15 +1,15 @@
 // Buffers, images, pipes, samplers and SVM allocations on delegated devices.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_mem wrapMem(cl_mem real, cl_int err, Obj *context, Obj *parentBuffer, cl_int *errcode_ret) {
   if (!real)
     return withError<cl_mem>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
   return withError(errcode_ret, CL_SUCCESS,
-                   reinterpret_cast<cl_mem>(
-                       wrap<Mem>(Kind::Mem, real, context->platform, context, parentBuffer)));
+                   reinterpret_cast<cl_mem>(wrap<Mem>(Tag::DelegatedMem, real, context->platform,
+                                                      context, parentBuffer)));
 }
 
 // An image description with its buffer (image from buffer, 1-D image buffer) translated.
@@ -29,7 +29,7 @@ bool translateImageDesc(const cl_image_desc *desc, cl_image_desc &out) {
 
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
                                   void *host_ptr, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -41,7 +41,7 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
                                                 const cl_mem_properties *properties,
                                                 cl_mem_flags flags, size_t size, void *host_ptr,
                                                 cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   auto fn = c->vendor().clCreateBufferWithProperties;
@@ -55,7 +55,7 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                      cl_buffer_create_type type, const void *info,
                                      cl_int *errcode_ret) {
-  Obj *b = as(buffer, Kind::Mem);
+  Obj *b = as(buffer, Tag::DelegatedMem);
   if (!b)
     return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -66,7 +66,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
                                  const cl_image_format *format, const cl_image_desc *desc,
                                  void *host_ptr, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_image_desc real{};
@@ -83,7 +83,7 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
                                                cl_mem_flags flags, const cl_image_format *format,
                                                const cl_image_desc *desc, void *host_ptr,
                                                cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   auto fn = c->vendor().clCreateImageWithProperties;
@@ -101,7 +101,7 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
 cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *format, size_t width, size_t height,
                                    size_t row_pitch, void *host_ptr, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -114,7 +114,7 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *format, size_t width, size_t height,
                                    size_t depth, size_t row_pitch, size_t slice_pitch,
                                    void *host_ptr, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -126,7 +126,7 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
 cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint packet_size,
                                 cl_uint max_packets, const cl_pipe_properties *properties,
                                 cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   auto fn = c->vendor().clCreatePipe;
@@ -139,7 +139,7 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint 
 
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param, size_t size, void *value,
                                  size_t *size_ret) {
-  Obj *m = as(pipe, Kind::Mem);
+  Obj *m = as(pipe, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   auto fn = m->vendor().clGetPipeInfo;
@@ -148,7 +148,7 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param, size_t size, v
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  Obj *m = as(memobj, Kind::Mem);
+  Obj *m = as(memobj, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   appRetain(m);
@@ -156,7 +156,7 @@ cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
 }
 
 cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  Obj *m = as(memobj, Kind::Mem);
+  Obj *m = as(memobj, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   appRelease(m);
@@ -166,7 +166,7 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                               cl_mem_object_type type, cl_uint num_entries,
                                               cl_image_format *formats, cl_uint *num_formats) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
   return c->vendor().clGetSupportedImageFormats(static_cast<cl_context>(c->real), flags, type,
@@ -175,7 +175,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
 
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param, size_t size,
                                       void *value, size_t *size_ret) {
-  Obj *m = as(memobj, Kind::Mem);
+  Obj *m = as(memobj, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   switch (param) {
@@ -184,7 +184,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param, size_t s
   case CL_MEM_ASSOCIATED_MEMOBJECT:
     return answerScalar(reinterpret_cast<cl_mem>(m->parents[1]), size, value, size_ret);
   case CL_MEM_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(m->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(m->refCount.load(), size, value, size_ret);
   default:
     return m->vendor().clGetMemObjectInfo(static_cast<cl_mem>(m->real), param, size, value,
                                           size_ret);
@@ -193,7 +193,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param, size_t s
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param, size_t size, void *value,
                                   size_t *size_ret) {
-  Obj *m = as(image, Kind::Mem);
+  Obj *m = as(image, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   if (param == CL_IMAGE_BUFFER)
@@ -204,7 +204,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param, size_t size
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
                                                     void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
                                                     void *user_data) {
-  Obj *m = as(memobj, Kind::Mem);
+  Obj *m = as(memobj, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;
   if (!pfn_notify)
@@ -222,7 +222,7 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
 cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized,
                                        cl_addressing_mode addressing, cl_filter_mode filter,
                                        cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -230,14 +230,15 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized,
                                              addressing, filter, &err);
   if (!s)
     return withError<cl_sampler>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
-  return withError(errcode_ret, CL_SUCCESS,
-                   reinterpret_cast<cl_sampler>(wrap<Sampler>(Kind::Sampler, s, c->platform, c)));
+  return withError(
+      errcode_ret, CL_SUCCESS,
+      reinterpret_cast<cl_sampler>(wrap<Sampler>(Tag::DelegatedSampler, s, c->platform, c)));
 }
 
 cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
                                                      const cl_sampler_properties *properties,
                                                      cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   auto fn = c->vendor().clCreateSamplerWithProperties;
@@ -247,12 +248,13 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
   cl_sampler s = fn(static_cast<cl_context>(c->real), properties, &err);
   if (!s)
     return withError<cl_sampler>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
-  return withError(errcode_ret, CL_SUCCESS,
-                   reinterpret_cast<cl_sampler>(wrap<Sampler>(Kind::Sampler, s, c->platform, c)));
+  return withError(
+      errcode_ret, CL_SUCCESS,
+      reinterpret_cast<cl_sampler>(wrap<Sampler>(Tag::DelegatedSampler, s, c->platform, c)));
 }
 
 cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
-  Obj *s = as(sampler, Kind::Sampler);
+  Obj *s = as(sampler, Tag::DelegatedSampler);
   if (!s)
     return CL_INVALID_SAMPLER;
   appRetain(s);
@@ -260,7 +262,7 @@ cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
 }
 
 cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
-  Obj *s = as(sampler, Kind::Sampler);
+  Obj *s = as(sampler, Tag::DelegatedSampler);
   if (!s)
     return CL_INVALID_SAMPLER;
   appRelease(s);
@@ -269,29 +271,29 @@ cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
 
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param, size_t size,
                                     void *value, size_t *size_ret) {
-  Obj *s = as(sampler, Kind::Sampler);
+  Obj *s = as(sampler, Tag::DelegatedSampler);
   if (!s)
     return CL_INVALID_SAMPLER;
   if (param == CL_SAMPLER_CONTEXT)
     return answerScalar(reinterpret_cast<cl_context>(s->parents[0]), size, value, size_ret);
   if (param == CL_SAMPLER_REFERENCE_COUNT)
-    return answerScalar<cl_uint>(s->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(s->refCount.load(), size, value, size_ret);
   return s->vendor().clGetSamplerInfo(static_cast<cl_sampler>(s->real), param, size, value,
                                       size_ret);
 }
 
 void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
                              cl_uint alignment) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c || !c->vendor().clSVMAlloc)
     return nullptr;
   return c->vendor().clSVMAlloc(static_cast<cl_context>(c->real), flags, size, alignment);
 }
 
 void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (c && c->vendor().clSVMFree)
     c->vendor().clSVMFree(static_cast<cl_context>(c->real), svm_pointer);
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,12 +1,12 @@
 // Command queues on delegated devices. clFinish waits through FiberCL's timed wait,
 // so a command that never completes is reported instead of hanging the caller.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_command_queue wrapQueue(cl_command_queue real, Obj *context, Obj *device) {
-  auto *q = wrap<Queue>(Kind::Queue, real, context->platform, context);
+  auto *q = wrap<Queue>(Tag::DelegatedQueue, real, context->platform, context);
   q->device = device;
   cl_command_queue_properties props = 0;
   q->vendor().clGetCommandQueueInfo(real, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr);
@@ -20,10 +20,10 @@ cl_command_queue wrapQueue(cl_command_queue real, Obj *context, Obj *device) {
 cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context context, cl_device_id device, const cl_queue_properties *properties,
     cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  Obj *d = as(device, Kind::Device);
+  Obj *d = as(device, Tag::DelegatedDevice);
   if (!d)
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_DEVICE, nullptr);
   cl_int err = CL_SUCCESS;
@@ -50,12 +50,12 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_
                                                   cl_command_queue_properties properties,
                                                   cl_int *errcode_ret) {
   const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
-  return fwd::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
+  return delegate::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
                                                  errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
-  Obj *q = as(queue, Kind::Queue);
+  Obj *q = as(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   appRetain(q);
@@ -63,7 +63,7 @@ cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
 }
 
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
-  Obj *q = as(queue, Kind::Queue);
+  Obj *q = as(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   // Releasing a queue flushes it (the specification); the vendor does that too.
@@ -73,7 +73,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param,
                                          size_t size, void *value, size_t *size_ret) {
-  auto *q = as<Queue>(queue, Kind::Queue);
+  auto *q = as<Queue>(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   switch (param) {
@@ -82,7 +82,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue, cl_command_queu
   case CL_QUEUE_DEVICE:
     return answerScalar(reinterpret_cast<cl_device_id>(q->device), size, value, size_ret);
   case CL_QUEUE_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(q->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(q->refCount.load(), size, value, size_ret);
   case CL_QUEUE_DEVICE_DEFAULT: {
     cl_command_queue real = nullptr;
     if (cl_int err = q->vendor().clGetCommandQueueInfo(static_cast<cl_command_queue>(q->real),
@@ -102,7 +102,7 @@ cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue queue,
                                              cl_command_queue_properties properties,
                                              cl_bool enable,
                                              cl_command_queue_properties *old_properties) {
-  Obj *q = as(queue, Kind::Queue);
+  Obj *q = as(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   auto fn = q->vendor().clSetCommandQueueProperty;
@@ -112,13 +112,13 @@ cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue queue,
 
 cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue command_queue) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
-  Obj *d = as(device, Kind::Device);
+  Obj *d = as(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
-  Obj *q = as(command_queue, Kind::Queue);
+  Obj *q = as(command_queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   auto fn = c->vendor().clSetDefaultDeviceCommandQueue;
@@ -128,14 +128,14 @@ cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_
 }
 
 cl_int CL_API_CALL clFlush(cl_command_queue queue) {
-  Obj *q = as(queue, Kind::Queue);
+  Obj *q = as(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   return q->vendor().clFlush(static_cast<cl_command_queue>(q->real));
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue queue) {
-  auto *q = as<Queue>(queue, Kind::Queue);
+  auto *q = as<Queue>(queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   // A marker completes when everything before it has (in-order or not), so waiting
@@ -154,4 +154,4 @@ cl_int CL_API_CALL clFinish(cl_command_queue queue) {
   return q->vendor().clFinish(real); // returns at once: surfaces the vendor's own errors
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,8 +1,8 @@
 // Contexts on delegated devices: properties and device lists translated both ways.
-#include "icd/forward/forward.hpp"
-#include "icd/forward/platforms.hpp"
+#include "delegate/forward.hpp"
+#include "delegate/platforms.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // The vendor's properties for the application's: CL_CONTEXT_PLATFORM becomes the
@@ -14,7 +14,7 @@ cl_int translateProperties(const cl_context_properties *props,
   for (const cl_context_properties *p = props; *p; p += 2) {
     cl_context_properties value = p[1];
     if (p[0] == CL_CONTEXT_PLATFORM) {
-      auto *pl = as<Platform>(reinterpret_cast<void *>(value), Kind::Platform);
+      auto *pl = as<Platform>(reinterpret_cast<void *>(value), Tag::DelegatedPlatform);
       if (!pl)
         return CL_INVALID_PLATFORM;
       platform = pl;
@@ -39,7 +39,7 @@ std::vector<cl_context_properties> copyProperties(const cl_context_properties *p
 }
 
 cl_context wrapContext(cl_context real, Platform *p, const cl_context_properties *props) {
-  auto *c = wrap<Context>(Kind::Context, real, p);
+  auto *c = wrap<Context>(Tag::DelegatedContext, real, p);
   c->properties = copyProperties(props);
   cl_uint n = 0;
   p->vendor().clGetContextInfo(real, CL_CONTEXT_NUM_DEVICES, sizeof n, &n, nullptr);
@@ -67,7 +67,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
   std::vector<cl_device_id> real;
   Platform *platform = nullptr;
   for (cl_uint i = 0; i < num_devices; ++i) {
-    Obj *d = as(devices[i], Kind::Device);
+    Obj *d = as(devices[i], Tag::DelegatedDevice);
     if (!d || (platform && d->platform != platform))
       return withError<cl_context>(errcode_ret, CL_INVALID_DEVICE, nullptr); // one vendor per context
     platform = d->platform;
@@ -114,7 +114,7 @@ cl_context CL_API_CALL clCreateContextFromType(
 }
 
 cl_int CL_API_CALL clRetainContext(cl_context context) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
   appRetain(c);
@@ -122,7 +122,7 @@ cl_int CL_API_CALL clRetainContext(cl_context context) {
 }
 
 cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
   appRelease(c);
@@ -131,12 +131,12 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
 
 cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, size_t size,
                                     void *value, size_t *size_ret) {
-  auto *c = as<Context>(context, Kind::Context);
+  auto *c = as<Context>(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
   switch (param) {
   case CL_CONTEXT_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(c->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(c->refCount.load(), size, value, size_ret);
   case CL_CONTEXT_DEVICES:
     return answer(c->devices.data(), c->devices.size() * sizeof(cl_device_id), size, value,
                   size_ret);
@@ -152,7 +152,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
 cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
                                                   void(CL_CALLBACK *pfn_notify)(cl_context, void *),
                                                   void *user_data) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return CL_INVALID_CONTEXT;
   if (!pfn_notify)
@@ -169,4 +169,4 @@ cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
   return err;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -6,8 +6,8 @@
 
 #include <string>
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 
 std::string injectFiberclHeaders(const std::string &source);
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,9 +1,9 @@
 // Programs on delegated devices: sources get the primitives library injected
 // (source_injection.hpp); device lists, input programs and callbacks are translated.
-#include "icd/forward/forward.hpp"
-#include "icd/forward/source_injection.hpp"
+#include "delegate/forward.hpp"
+#include "delegate/source_injection.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_program wrapProgram(cl_program real, cl_int err, Obj *context, cl_int *errcode_ret) {
@@ -11,14 +11,14 @@ cl_program wrapProgram(cl_program real, cl_int err, Obj *context, cl_int *errcod
     return withError<cl_program>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
   return withError(errcode_ret, err,
                    reinterpret_cast<cl_program>(
-                       wrap<Program>(Kind::Program, real, context->platform, context)));
+                       wrap<Program>(Tag::DelegatedProgram, real, context->platform, context)));
 }
 
 // The application's device list in vendor handles; false if an entry is not one of
 // the delegated devices.
 bool realDevices(cl_uint n, const cl_device_id *list, std::vector<cl_device_id> &out) {
   for (cl_uint i = 0; list && i < n; ++i) {
-    Obj *d = as(list[i], Kind::Device);
+    Obj *d = as(list[i], Tag::DelegatedDevice);
     if (!d)
       return false;
     out.push_back(static_cast<cl_device_id>(d->real));
@@ -35,7 +35,7 @@ struct BuildNotify {
     auto *n = static_cast<BuildNotify *>(self);
     Obj *p = findWrapper(real);
     if (!p) // clLinkProgram's callback may come before clLinkProgram returns
-      p = wrap<Program>(Kind::Program, real, n->context->platform, n->context);
+      p = wrap<Program>(Tag::DelegatedProgram, real, n->context->platform, n->context);
     n->pfn(reinterpret_cast<cl_program>(p), n->userData);
     unhold(n->context);
     delete n;
@@ -61,7 +61,7 @@ void dropNotify(BuildNotify *n) {
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
                                                  const char **strings, const size_t *lengths,
                                                  cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   if (count == 0 || !strings)
@@ -91,7 +91,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
                                                  const size_t *lengths,
                                                  const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   std::vector<cl_device_id> devices;
@@ -111,7 +111,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
                                                          const cl_device_id *device_list,
                                                          const char *kernel_names,
                                                          cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   std::vector<cl_device_id> devices;
@@ -129,7 +129,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
 
 cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
                                              cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   auto fn = c->vendor().clCreateProgramWithIL;
@@ -141,7 +141,7 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
 }
 
 cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   appRetain(p);
@@ -149,7 +149,7 @@ cl_int CL_API_CALL clRetainProgram(cl_program program) {
 }
 
 cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   appRelease(p);
@@ -160,7 +160,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
                                   const cl_device_id *device_list, const char *options,
                                   void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   if ((num_devices > 0) != (device_list != nullptr) || (!pfn_notify && user_data))
@@ -183,7 +183,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
                                     const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                     void *user_data) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   if ((num_devices > 0) != (device_list != nullptr) || (!pfn_notify && user_data))
@@ -193,7 +193,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
     return CL_INVALID_DEVICE;
   std::vector<cl_program> headers;
   for (cl_uint i = 0; input_headers && i < num_input_headers; ++i) {
-    Obj *h = as(input_headers[i], Kind::Program);
+    Obj *h = as(input_headers[i], Tag::DelegatedProgram);
     if (!h)
       return CL_INVALID_PROGRAM;
     headers.push_back(static_cast<cl_program>(h->real));
@@ -217,7 +217,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                      const cl_program *input_programs,
                                      void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                      void *user_data, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   if ((num_devices > 0) != (device_list != nullptr) || (!pfn_notify && user_data) ||
@@ -228,7 +228,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
     return withError<cl_program>(errcode_ret, CL_INVALID_DEVICE, nullptr);
   std::vector<cl_program> inputs;
   for (cl_uint i = 0; i < num_input_programs; ++i) {
-    Obj *in = as(input_programs[i], Kind::Program);
+    Obj *in = as(input_programs[i], Tag::DelegatedProgram);
     if (!in)
       return withError<cl_program>(errcode_ret, CL_INVALID_PROGRAM, nullptr);
     inputs.push_back(static_cast<cl_program>(in->real));
@@ -248,7 +248,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, size_t size,
                                     void *value, size_t *size_ret) {
-  auto *p = as<Program>(program, Kind::Program);
+  auto *p = as<Program>(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   auto real = static_cast<cl_program>(p->real);
@@ -256,7 +256,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
   case CL_PROGRAM_CONTEXT:
     return answerScalar(reinterpret_cast<cl_context>(p->parents[0]), size, value, size_ret);
   case CL_PROGRAM_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(p->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(p->refCount.load(), size, value, size_ret);
   case CL_PROGRAM_SOURCE:
     if (p->source.empty())
       break; // not made from source: the vendor's answer ("")
@@ -283,10 +283,10 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
                                          cl_program_build_info param, size_t size, void *value,
                                          size_t *size_ret) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
-  Obj *d = as(device, Kind::Device);
+  Obj *d = as(device, Tag::DelegatedDevice);
   if (!d)
     return CL_INVALID_DEVICE;
   return p->vendor().clGetProgramBuildInfo(static_cast<cl_program>(p->real),
@@ -297,7 +297,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
                                                void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                void *user_data) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   if (!pfn_notify)
@@ -316,7 +316,7 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
 
 cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
                                                       size_t spec_size, const void *spec_value) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   auto fn = p->vendor().clSetProgramSpecializationConstant;
@@ -324,4 +324,4 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uin
             : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,27 +1,15 @@
-// What the forwarding entry points (icd/forward/*.cpp) share: their declarations
-// (one per OpenCL function, the same type as the specification's, in namespace fwd),
-// wait-list and event-out translation, and clGet*Info answers.
+// What the forwarding entry points (delegate/*.cpp) share: their declarations
+// (delegate.hpp), wait-list and event-out translation, and clGet*Info answers.
 #pragma once
 
 #include <cstring>
 #include <vector>
 
-#include "icd/forward/objects.hpp"
+#include "delegate/delegate.hpp"
+#include "delegate/objects.hpp"
 #include "runtime/info_writer.hpp"
 
-namespace fibercl::fwd {
-
-#define FCL_API(name) decltype(::name) name;
-#define FCL_ICD(name)
-#define FCL_NONE(name)
-#define FCL_EXTENSION(name)
-#define FCL_LOADER(name)
-#include "icd/entry_points.def"
-#undef FCL_API
-#undef FCL_ICD
-#undef FCL_NONE
-#undef FCL_EXTENSION
-#undef FCL_LOADER
+namespace fibercl::delegate {
 
 // Writes *errcode_ret (if given) and returns `r`.
 template <class R> R withError(cl_int *errcode_ret, cl_int err, R r) {
@@ -66,7 +54,7 @@ struct WaitList {
     }
     events.reserve(n);
     for (cl_uint i = 0; i < n; ++i) {
-      Obj *e = as(list[i], Kind::Event);
+      Obj *e = as(list[i], Tag::DelegatedEvent);
       if (!e) {
         error = CL_INVALID_EVENT_WAIT_LIST;
         return;
@@ -96,7 +84,7 @@ struct EventOut {
 // Vendor handles for the application's memory objects; nullptr if one is not a live
 // delegated buffer/image/pipe.
 inline cl_mem realMem(cl_mem m) {
-  Obj *o = as(m, Kind::Mem);
+  Obj *o = as(m, Tag::DelegatedMem);
   return o ? static_cast<cl_mem>(o->real) : nullptr;
 }
 
@@ -113,9 +101,9 @@ void rememberLaunch(Queue *q, const std::string &kernel, cl_uint dims, const siz
 // A delegated platform's wrapped device for a vendor device handle, or nullptr.
 Obj *deviceFor(Platform *p, cl_device_id real);
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 
 // A callback the vendor calls with its handle, passed on to the application's with
 // FiberCL's: `pfn(wrapper, user_data)`. The wrapper is held until the call.
@@ -135,4 +123,4 @@ template <class H> struct Trampoline {
   }
 };
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,11 +1,11 @@
 // Wrapper lifetime and the vendor-handle registry (objects.hpp).
-#include "icd/forward/objects.hpp"
+#include "delegate/objects.hpp"
 
 #include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 struct Registry {
@@ -22,15 +22,15 @@ Registry &registry() {
 // Drops FiberCL's reference on the vendor object, once the application has none.
 void releaseVendor(Obj *o) {
   const cl_icd_dispatch &d = o->vendor();
-  switch (o->kind.load(std::memory_order_relaxed)) {
-  case Kind::Context: d.clReleaseContext(static_cast<cl_context>(o->real)); break;
-  case Kind::Queue: d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real)); break;
-  case Kind::Mem: d.clReleaseMemObject(static_cast<cl_mem>(o->real)); break;
-  case Kind::Program: d.clReleaseProgram(static_cast<cl_program>(o->real)); break;
-  case Kind::Kernel: d.clReleaseKernel(static_cast<cl_kernel>(o->real)); break;
-  case Kind::Event: d.clReleaseEvent(static_cast<cl_event>(o->real)); break;
-  case Kind::Sampler: d.clReleaseSampler(static_cast<cl_sampler>(o->real)); break;
-  case Kind::Device:
+  switch (o->tag.load(std::memory_order_relaxed)) {
+  case Tag::DelegatedContext: d.clReleaseContext(static_cast<cl_context>(o->real)); break;
+  case Tag::DelegatedQueue: d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real)); break;
+  case Tag::DelegatedMem: d.clReleaseMemObject(static_cast<cl_mem>(o->real)); break;
+  case Tag::DelegatedProgram: d.clReleaseProgram(static_cast<cl_program>(o->real)); break;
+  case Tag::DelegatedKernel: d.clReleaseKernel(static_cast<cl_kernel>(o->real)); break;
+  case Tag::DelegatedEvent: d.clReleaseEvent(static_cast<cl_event>(o->real)); break;
+  case Tag::DelegatedSampler: d.clReleaseSampler(static_cast<cl_sampler>(o->real)); break;
+  case Tag::DelegatedDevice:
     if (d.clReleaseDevice)
       d.clReleaseDevice(static_cast<cl_device_id>(o->real)); // sub-devices only
     break;
@@ -44,16 +44,16 @@ void destroy(Obj *o) {
     std::unique_lock<std::shared_mutex> lock(registry().mutex);
     registry().live.erase(o);
   }
-  Kind k = o->kind.exchange(Kind::Dead);
+  Tag k = o->tag.exchange(Tag::Dead);
   switch (k) {
-  case Kind::Context: delete static_cast<Context *>(o); break;
-  case Kind::Queue: delete static_cast<Queue *>(o); break;
-  case Kind::Mem: delete static_cast<Mem *>(o); break;
-  case Kind::Program: delete static_cast<Program *>(o); break;
-  case Kind::Kernel: delete static_cast<Kernel *>(o); break;
-  case Kind::Event: delete static_cast<Event *>(o); break;
-  case Kind::Sampler: delete static_cast<Sampler *>(o); break;
-  case Kind::Device: delete static_cast<Device *>(o); break;
+  case Tag::DelegatedContext: delete static_cast<Context *>(o); break;
+  case Tag::DelegatedQueue: delete static_cast<Queue *>(o); break;
+  case Tag::DelegatedMem: delete static_cast<Mem *>(o); break;
+  case Tag::DelegatedProgram: delete static_cast<Program *>(o); break;
+  case Tag::DelegatedKernel: delete static_cast<Kernel *>(o); break;
+  case Tag::DelegatedEvent: delete static_cast<Event *>(o); break;
+  case Tag::DelegatedSampler: delete static_cast<Sampler *>(o); break;
+  case Tag::DelegatedDevice: delete static_cast<Device *>(o); break;
   default: break; // platforms live for the process
   }
   for (Obj *p : parents)
@@ -64,15 +64,15 @@ void destroy(Obj *o) {
 } // namespace
 
 template <class T>
-T *wrap(Kind k, void *real, Platform *p, Obj *parent0, Obj *parent1) {
+T *wrap(Tag k, void *real, Platform *p, Obj *parent0, Obj *parent1) {
   Registry &r = registry();
   std::unique_lock<std::shared_mutex> lock(r.mutex);
   if (auto it = r.byReal.find(real); it != r.byReal.end())
     return static_cast<T *>(it->second); // made already (a callback got there first)
   T *o = new T();
   o->dispatch = &forwardingDispatch();
-  o->kind.store(k, std::memory_order_relaxed);
-  o->appRefs.store(1, std::memory_order_relaxed);
+  o->tag.store(k, std::memory_order_relaxed);
+  o->refCount.store(1, std::memory_order_relaxed);
   o->holds.store(1, std::memory_order_relaxed);
   o->real = real;
   o->platform = p;
@@ -86,15 +86,15 @@ T *wrap(Kind k, void *real, Platform *p, Obj *parent0, Obj *parent1) {
   return o;
 }
 
-template Platform *wrap<Platform>(Kind, void *, Platform *, Obj *, Obj *);
-template Device *wrap<Device>(Kind, void *, Platform *, Obj *, Obj *);
-template Context *wrap<Context>(Kind, void *, Platform *, Obj *, Obj *);
-template Queue *wrap<Queue>(Kind, void *, Platform *, Obj *, Obj *);
-template Mem *wrap<Mem>(Kind, void *, Platform *, Obj *, Obj *);
-template Sampler *wrap<Sampler>(Kind, void *, Platform *, Obj *, Obj *);
-template Program *wrap<Program>(Kind, void *, Platform *, Obj *, Obj *);
-template Kernel *wrap<Kernel>(Kind, void *, Platform *, Obj *, Obj *);
-template Event *wrap<Event>(Kind, void *, Platform *, Obj *, Obj *);
+template Platform *wrap<Platform>(Tag, void *, Platform *, Obj *, Obj *);
+template Device *wrap<Device>(Tag, void *, Platform *, Obj *, Obj *);
+template Context *wrap<Context>(Tag, void *, Platform *, Obj *, Obj *);
+template Queue *wrap<Queue>(Tag, void *, Platform *, Obj *, Obj *);
+template Mem *wrap<Mem>(Tag, void *, Platform *, Obj *, Obj *);
+template Sampler *wrap<Sampler>(Tag, void *, Platform *, Obj *, Obj *);
+template Program *wrap<Program>(Tag, void *, Platform *, Obj *, Obj *);
+template Kernel *wrap<Kernel>(Tag, void *, Platform *, Obj *, Obj *);
+template Event *wrap<Event>(Tag, void *, Platform *, Obj *, Obj *);
 
 Obj *findWrapper(const void *real) {
   if (!real)
@@ -105,7 +105,7 @@ Obj *findWrapper(const void *real) {
   return it == r.byReal.end() ? nullptr : it->second;
 }
 
-Obj *liveWrapper(const void *p, std::initializer_list<Kind> kinds) {
+Obj *liveWrapper(const void *p, std::initializer_list<Tag> kinds) {
   if (!p)
     return nullptr;
   Registry &r = registry();
@@ -113,16 +113,16 @@ Obj *liveWrapper(const void *p, std::initializer_list<Kind> kinds) {
   if (!r.live.count(p))
     return nullptr;
   auto *o = static_cast<Obj *>(const_cast<void *>(p));
-  for (Kind k : kinds)
-    if (o->kind.load(std::memory_order_relaxed) == k)
+  for (Tag k : kinds)
+    if (o->tag.load(std::memory_order_relaxed) == k)
       return o;
   return nullptr;
 }
 
-void appRetain(Obj *o) { o->appRefs.fetch_add(1, std::memory_order_relaxed); }
+void appRetain(Obj *o) { o->refCount.fetch_add(1, std::memory_order_relaxed); }
 
 void appRelease(Obj *o) {
-  if (o->appRefs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+  if (o->refCount.fetch_sub(1, std::memory_order_acq_rel) != 1)
     return;
   {
     std::unique_lock<std::shared_mutex> lock(registry().mutex);
@@ -141,4 +141,4 @@ void unhold(Obj *o) {
     destroy(o);
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,8 +1,8 @@
 // Events on delegated devices: waits go through FiberCL's timed wait (a command that
 // never completes is reported), callbacks get FiberCL's handle.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 struct EventNotify {
@@ -35,13 +35,13 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
     return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   // Every command event is complete now; user events are waited on without a limit
   // (the application completes them).
-  Obj *first = as(event_list[0], Kind::Event);
+  Obj *first = as(event_list[0], Tag::DelegatedEvent);
   return first->vendor().clWaitForEvents(events.count(), events.data());
 }
 
 cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param, size_t size, void *value,
                                   size_t *size_ret) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   switch (param) {
@@ -50,7 +50,7 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param, size_t si
   case CL_EVENT_COMMAND_QUEUE:
     return answerScalar(reinterpret_cast<cl_command_queue>(e->parents[1]), size, value, size_ret);
   case CL_EVENT_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(e->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(e->refCount.load(), size, value, size_ret);
   default:
     return e->vendor().clGetEventInfo(static_cast<cl_event>(e->real), param, size, value,
                                       size_ret);
@@ -59,7 +59,7 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param, size_t si
 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param, size_t size,
                                            void *value, size_t *size_ret) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   return e->vendor().clGetEventProfilingInfo(static_cast<cl_event>(e->real), param, size, value,
@@ -67,7 +67,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info par
 }
 
 cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   appRetain(e);
@@ -75,7 +75,7 @@ cl_int CL_API_CALL clRetainEvent(cl_event event) {
 }
 
 cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   appRelease(e);
@@ -83,7 +83,7 @@ cl_int CL_API_CALL clReleaseEvent(cl_event event) {
 }
 
 cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
-  Obj *c = as(context, Kind::Context);
+  Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_event>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
@@ -91,11 +91,11 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) 
   if (!e)
     return withError<cl_event>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
   return withError(errcode_ret, CL_SUCCESS,
-                   reinterpret_cast<cl_event>(wrap<Event>(Kind::Event, e, c->platform, c)));
+                   reinterpret_cast<cl_event>(wrap<Event>(Tag::DelegatedEvent, e, c->platform, c)));
 }
 
 cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   return e->vendor().clSetUserEventStatus(static_cast<cl_event>(e->real), execution_status);
@@ -104,7 +104,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
 cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type,
                                       void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
                                       void *user_data) {
-  Obj *e = as(event, Kind::Event);
+  Obj *e = as(event, Tag::DelegatedEvent);
   if (!e)
     return CL_INVALID_EVENT;
   if (!pfn_notify)
@@ -120,4 +120,4 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type,
   return err;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

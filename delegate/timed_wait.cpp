@@ -7,11 +7,11 @@
 #include <memory>
 #include <mutex>
 
-#include "icd/forward/forward.hpp"
-#include "icd/forward/platforms.hpp"
+#include "delegate/forward.hpp"
+#include "delegate/platforms.hpp"
 #include "runtime/exec/executor.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 // FIBERCL_DEADLOCK_TIMEOUT, parsed (and defaulted) where the CPU device reads it.
@@ -70,7 +70,7 @@ void report(Queue *q, const char *what) {
                "once; `fibercl occupancy` measures how many this device runs together.\n"
                "  FiberCL returns an error to the caller; the device may still be running "
                "the command.\n",
-               deviceName(q).c_str(), icd::delegatedPlatformName(q->platform->name).c_str(), what,
+               deviceName(q).c_str(), q->platform->shownName.c_str(), what,
                timeoutSeconds(), running.empty() ? " (none recorded)" : running.c_str());
 }
 
@@ -135,7 +135,7 @@ std::string Launch::describe() const {
 void EventOut::finish(Queue *q) {
   if (app && vendor) {
     *app = reinterpret_cast<cl_event>(
-        wrap<Event>(Kind::Event, vendor, q->platform, q->parents[0], q));
+        wrap<Event>(Tag::DelegatedEvent, vendor, q->platform, q->parents[0], q));
     vendor = nullptr; // the wrapper owns it now
   }
 }
@@ -145,4 +145,4 @@ EventOut::~EventOut() {
     (**reinterpret_cast<cl_icd_dispatch *const *>(vendor)).clReleaseEvent(vendor);
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

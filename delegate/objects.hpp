@@ -1,16 +1,15 @@
 // The handles of a delegated platform (DESIGN.md, "Delegation"). Every object the
 // application gets from a delegated device is one of these wrappers around the
 // vendor's own handle: its first field is FiberCL's forwarding dispatch table, so the
-// ICD loader sends every call on it to icd/forward/, never to the vendor directly.
+// ICD loader sends every call on it to delegate/, never to the vendor directly.
 //
-// Reference counts are the application's: `appRefs` counts clRetain*/clRelease*, and
+// Reference counts are the application's: `refCount` counts clRetain*/clRelease*, and
 // when it reaches zero FiberCL drops its one reference on the vendor's object. The
 // wrapper's memory lives on while another wrapper still names it (a buffer keeps its
 // context answerable through CL_MEM_CONTEXT) or a callback may still receive it.
 #pragma once
 
-#include <CL/cl.h>
-#include <CL/cl_icd.h>
+#include "runtime/object.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -18,29 +17,19 @@
 #include <string>
 #include <vector>
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 
-enum class Kind : uint32_t {
-  Dead = 0,
-  Platform = 0x46574401, // distinct from the CPU runtime's tags (runtime/object.hpp)
-  Device,
-  Context,
-  Queue,
-  Mem,
-  Program,
-  Kernel,
-  Event,
-  Sampler,
-};
+// A delegated handle's tag (runtime/object.hpp: one list of tags for every handle
+// FiberCL gives out): Tag::Delegated<kind>.
+using runtime::Tag;
 
 struct Platform;
 
-// The standard-layout prefix of every wrapper; a handle points here.
-struct Obj {
-  const cl_icd_dispatch *dispatch; // the forwarding table (the loader reads it)
-  std::atomic<Kind> kind;
-  std::atomic<uint32_t> appRefs;   // what the application retained
-  std::atomic<uint32_t> holds;     // 1 while appRefs > 0, +1 per wrapper or callback naming it
+// Every wrapper starts with the runtime's object header (a handle points there): its
+// `dispatch` is the forwarding table (the loader reads it), its `tag` a Delegated one,
+// its `refCount` what the application retained.
+struct Obj : runtime::ObjectHeader {
+  std::atomic<uint32_t> holds;     // 1 while refCount > 0, +1 per wrapper or callback naming it
   void *real;                      // the vendor's handle
   Platform *platform;              // the delegated platform it belongs to
   Obj *parents[2];                 // held: context, and program / queue / parent buffer
@@ -52,6 +41,7 @@ struct Obj {
 // A delegated platform: one vendor platform, shown as its own FiberCL platform.
 struct Platform : Obj {
   std::string name, vendorName, library;
+  std::string shownName; // "FiberCL -> <name>"
   std::vector<Obj *> devices; // root devices, in the vendor's order
 };
 
@@ -94,33 +84,33 @@ struct Kernel : Obj {
 };
 struct Event : Obj {};
 
-// The forwarding dispatch table (icd/forward/dispatch.cpp).
+// The forwarding dispatch table (icd/ hands it in: delegate.hpp, initialise).
 const cl_icd_dispatch &forwardingDispatch();
 
-// Makes a wrapper of kind K (type T) for the vendor handle `real` with appRefs 1, or
+// Makes a wrapper of kind K (type T) for the vendor handle `real` with refCount 1, or
 // returns the existing one (then retains it for the application if `retainExisting`).
 // Parents are held. Registered so handles in answers can be translated back.
 template <class T>
-T *wrap(Kind k, void *real, Platform *p, Obj *parent0 = nullptr, Obj *parent1 = nullptr);
+T *wrap(Tag k, void *real, Platform *p, Obj *parent0 = nullptr, Obj *parent1 = nullptr);
 
 // The wrapper for a vendor handle, or nullptr.
 Obj *findWrapper(const void *real);
 // Is `p` a live wrapper of one of these kinds? For kernel arguments, whose type the
 // call does not say: only values that are live wrappers are translated.
-Obj *liveWrapper(const void *p, std::initializer_list<Kind> kinds);
+Obj *liveWrapper(const void *p, std::initializer_list<Tag> kinds);
 
 // The object behind an application handle, or nullptr if it is not a live wrapper of
 // kind `k` (a CPU-device handle, a released one, garbage with luck).
-inline Obj *as(const void *handle, Kind k) {
+inline Obj *as(const void *handle, Tag k) {
   if (!handle)
     return nullptr;
   auto *o = static_cast<Obj *>(const_cast<void *>(handle));
-  if (o->kind.load(std::memory_order_relaxed) != k ||
-      o->appRefs.load(std::memory_order_relaxed) == 0)
+  if (o->tag.load(std::memory_order_relaxed) != k ||
+      o->refCount.load(std::memory_order_relaxed) == 0)
     return nullptr;
   return o;
 }
-template <class T> T *as(const void *handle, Kind k) { return static_cast<T *>(as(handle, k)); }
+template <class T> T *as(const void *handle, Tag k) { return static_cast<T *>(as(handle, k)); }
 
 // The application's clRetain*/clRelease*.
 void appRetain(Obj *o);
@@ -129,4 +119,4 @@ void appRelease(Obj *o);
 void hold(Obj *o);
 void unhold(Obj *o);
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

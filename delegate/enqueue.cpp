@@ -4,9 +4,9 @@
 // kernel launch is remembered for that report.
 #include <string>
 
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 cl_command_queue real(Queue *q) { return static_cast<cl_command_queue>(q->real); }
@@ -49,7 +49,7 @@ struct SvmFreeNotify {
 
 // The common start of every enqueue: the queue, the wait list, the event.
 #define FWD_QUEUE_AND_WAIT_LIST(blocking)                                                \
-  auto *q = as<Queue>(command_queue, Kind::Queue);                                       \
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);                               \
   if (!q)                                                                                \
     return CL_INVALID_COMMAND_QUEUE;                                                     \
   WaitList wl(num_events_in_wait_list, event_wait_list);                                 \
@@ -166,7 +166,7 @@ template <class Enqueue>
 void *forwardMap(cl_command_queue command_queue, cl_mem memobj, cl_bool blocking,
                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                  cl_event *event, cl_int *errcode_ret, const char *what, Enqueue enqueue) {
-  auto *q = as<Queue>(command_queue, Kind::Queue);
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);
   if (!q)
     return withError<void *>(errcode_ret, CL_INVALID_COMMAND_QUEUE, nullptr);
   WaitList wl(num_events_in_wait_list, event_wait_list);
@@ -326,7 +326,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(false);
-  auto *k = as<Kernel>(kernel, Kind::Kernel);
+  auto *k = as<Kernel>(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   cl_int err = vendor.clEnqueueNDRangeKernel(real(q), static_cast<cl_kernel>(k->real), work_dim,
@@ -341,7 +341,7 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
                                  cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list, cl_event *event) {
   const size_t one = 1;
-  return fwd::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
+  return delegate::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
                                      num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -394,7 +394,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
 }
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
-  auto *q = as<Queue>(command_queue, Kind::Queue);
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   if (!event)
@@ -405,7 +405,7 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
-  auto *q = as<Queue>(command_queue, Kind::Queue);
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   return q->vendor().clEnqueueBarrier(real(q));
@@ -413,7 +413,7 @@ cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
                                           const cl_event *event_list) {
-  auto *q = as<Queue>(command_queue, Kind::Queue);
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);
   if (!q)
     return CL_INVALID_COMMAND_QUEUE;
   if (num_events == 0 || !event_list)
@@ -507,4 +507,4 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
   return complete(q, err, ev, false, "clEnqueueSVMMigrateMem");
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

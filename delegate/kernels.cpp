@@ -1,12 +1,13 @@
 // Kernels on delegated devices. Arguments that are FiberCL handles (buffers, images,
 // pipes, samplers, device queues) are passed to the vendor as its own handles.
-#include "icd/forward/forward.hpp"
+#include "delegate/forward.hpp"
 
-namespace fibercl::fwd {
+namespace fibercl::delegate {
 namespace {
 
 Kernel *wrapKernel(cl_kernel real, Obj *program) {
-  auto *k = wrap<Kernel>(Kind::Kernel, real, program->platform, program->parents[0], program);
+  auto *k =
+      wrap<Kernel>(Tag::DelegatedKernel, real, program->platform, program->parents[0], program);
   if (k->name.empty()) {
     char name[512] = {};
     k->vendor().clGetKernelInfo(real, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
@@ -19,7 +20,7 @@ Kernel *wrapKernel(cl_kernel real, Obj *program) {
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
                                      cl_int *errcode_ret) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return withError<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM, nullptr);
   cl_int err = CL_SUCCESS;
@@ -31,7 +32,7 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
 
 cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
-  Obj *p = as(program, Kind::Program);
+  Obj *p = as(program, Tag::DelegatedProgram);
   if (!p)
     return CL_INVALID_PROGRAM;
   auto real = static_cast<cl_program>(p->real);
@@ -49,7 +50,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
 }
 
 cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
-  Obj *k = as(source_kernel, Kind::Kernel);
+  Obj *k = as(source_kernel, Tag::DelegatedKernel);
   if (!k)
     return withError<cl_kernel>(errcode_ret, CL_INVALID_KERNEL, nullptr);
   auto fn = k->vendor().clCloneKernel;
@@ -63,7 +64,7 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   appRetain(k);
@@ -71,7 +72,7 @@ cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
 }
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   appRelease(k);
@@ -80,16 +81,16 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                   const void *arg_value) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   // The call does not say the argument's type: a pointer-sized value that is a live
   // FiberCL handle is one (a scalar equal to a live handle's address is not plausible).
   if (arg_size == sizeof(void *) && arg_value) {
     void *h = *static_cast<void *const *>(arg_value);
-    if (Obj *o = liveWrapper(h, {Kind::Mem, Kind::Sampler, Kind::Queue})) {
-      if (o->appRefs.load() == 0)
-        return o->kind.load() == Kind::Sampler ? CL_INVALID_SAMPLER : CL_INVALID_MEM_OBJECT;
+    if (Obj *o = liveWrapper(h, {Tag::DelegatedMem, Tag::DelegatedSampler, Tag::DelegatedQueue})) {
+      if (o->refCount.load() == 0)
+        return o->tag.load() == Tag::DelegatedSampler ? CL_INVALID_SAMPLER : CL_INVALID_MEM_OBJECT;
       void *real = o->real;
       return k->vendor().clSetKernelArg(static_cast<cl_kernel>(k->real), arg_index, arg_size,
                                         &real);
@@ -101,7 +102,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
 
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                             const void *arg_value) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   auto fn = k->vendor().clSetKernelArgSVMPointer;
@@ -110,7 +111,7 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
 
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param,
                                        size_t size, const void *value) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   auto fn = k->vendor().clSetKernelExecInfo;
@@ -119,7 +120,7 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_t size,
                                    void *value, size_t *size_ret) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   switch (param) {
@@ -128,7 +129,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_
   case CL_KERNEL_PROGRAM:
     return answerScalar(reinterpret_cast<cl_program>(k->parents[1]), size, value, size_ret);
   case CL_KERNEL_REFERENCE_COUNT:
-    return answerScalar<cl_uint>(k->appRefs.load(), size, value, size_ret);
+    return answerScalar<cl_uint>(k->refCount.load(), size, value, size_ret);
   default:
     return k->vendor().clGetKernelInfo(static_cast<cl_kernel>(k->real), param, size, value,
                                        size_ret);
@@ -138,10 +139,10 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                             cl_kernel_work_group_info param, size_t size,
                                             void *value, size_t *size_ret) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
-  Obj *d = device ? as(device, Kind::Device) : nullptr;
+  Obj *d = device ? as(device, Tag::DelegatedDevice) : nullptr;
   if (device && !d)
     return CL_INVALID_DEVICE;
   return k->vendor().clGetKernelWorkGroupInfo(
@@ -152,7 +153,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
                                       cl_kernel_arg_info param, size_t size, void *value,
                                       size_t *size_ret) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
   auto fn = k->vendor().clGetKernelArgInfo;
@@ -164,10 +165,10 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
                                            cl_kernel_sub_group_info param, size_t input_size,
                                            const void *input, size_t size, void *value,
                                            size_t *size_ret) {
-  Obj *k = as(kernel, Kind::Kernel);
+  Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
-  Obj *d = device ? as(device, Kind::Device) : nullptr;
+  Obj *d = device ? as(device, Tag::DelegatedDevice) : nullptr;
   if (device && !d)
     return CL_INVALID_DEVICE;
   auto fn = k->vendor().clGetKernelSubGroupInfo;
@@ -176,4 +177,4 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
             : CL_INVALID_OPERATION;
 }
 
-} // namespace fibercl::fwd
+} // namespace fibercl::delegate

@@ -1,0 +1,124 @@
+// The CPU device's commands, code and waiting (device.hpp's interface) on its executor:
+// a kernel launch becomes an exec::NDRange -- how its work-groups run, the scheduling of
+// a kernel that may wait for another group, the sites reports name -- host commands
+// become executor host work, and programs load with the executor's host symbols.
+#include "runtime/cpu_device.hpp"
+
+#include <CL/cl_fibercl.h>
+
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "fibercl/compiler/compiler.hpp"
+#include "runtime/exec/executor.hpp"
+#include "runtime/kernel.hpp"
+
+namespace fibercl::runtime {
+namespace {
+
+// The launch's scheduling: the environment (read at each launch, so a program or the
+// `fibercl` tool may change it between launches), then clSetKernelExecInfo's values.
+exec::Scheduling schedulingFor(const Kernel &k) {
+  exec::Scheduling s = exec::Scheduling::fromEnvironment();
+  const Kernel::SchedulingOverrides &o = k.scheduling();
+  if (o.occupancy)
+    s.occupancy = *o.occupancy;
+  if (o.schedule)
+    s.policy = *o.schedule;
+  if (o.seed) {
+    s.deterministic = true;
+    s.seed = *o.seed;
+  }
+  if (o.admission)
+    s.admission = *o.admission;
+  return s;
+}
+
+// "<source>:12 (atomic read)" for reports.
+std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
+  static const char *const kinds[] = {"barrier", "loop poll",     "atomic read",
+                                      "atomic write", "fence", "volatile read",
+                                      "volatile write", "cooperative"};
+  static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
+  id &= ~FIBERCL_SITE_WAITING;
+  for (const compiler::SiteInfo &site : sites)
+    if (site.id == id) {
+      std::string text = (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
+                         std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] + ")";
+      if (!site.function.empty())
+        text += " in " + site.function;
+      if (!site.progress.empty()) // a primitive that says what it needs of the scheduler
+        text += " [" + site.function + " assumes: " + site.progress + "]";
+      return text;
+    }
+  return "site #" + std::to_string(id);
+}
+
+class CpuLaunch final : public DeviceLaunch {
+public:
+  CpuLaunch(exec::Executor &executor, exec::NDRange range)
+      : executor_(executor), range_(std::move(range)) {}
+  void run(std::function<void()> started, Completion done) override {
+    range_.started = std::move(started);
+    executor_.runNDRange(std::move(range_), std::move(done));
+  }
+
+private:
+  exec::Executor &executor_;
+  exec::NDRange range_;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **args,
+                                                       uint64_t localMemSize,
+                                                       const LaunchGeometry &g) {
+  const compiler::KernelInfo &info = k.info();
+  exec::NDRange range;
+  range.workDim = g.workDim;
+  for (int d = 0; d < 3; ++d) {
+    range.globalOffset[d] = g.offset[d];
+    range.globalSize[d] = g.global[d];
+    range.localSize[d] = g.local[d];
+  }
+  range.entry = k.entry();
+  range.kernelName = k.name();
+  range.args = args;
+  range.localMemSize = localMemSize;
+  range.itemFibers = info.usesBarriers && !info.barrierRegions;
+  // Only a kernel that may wait for another group needs the scheduler. One whose
+  // yield points are mere atomics is scheduled too when the user asked for a seed
+  // (to explore interleavings) or an occupancy bound; else its groups run to
+  // completion at full speed.
+  if (info.yields || info.cooperative) {
+    range.scheduling = schedulingFor(k);
+    range.mayYield = info.mayBlock || info.cooperative || range.scheduling.deterministic ||
+                     range.scheduling.occupancy != 0;
+  } else {
+    range.scheduling.kernelTimeoutSeconds = exec::Scheduling::kernelTimeoutFromEnvironment();
+  }
+  range.cooperative = info.cooperative;
+  range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };
+  return std::make_unique<CpuLaunch>(executor(), std::move(range));
+}
+
+void CpuDevice::runHost(std::function<int32_t()> work, Completion done) {
+  executor().runHost(std::move(work), std::move(done));
+}
+
+void CpuDevice::waitUntil(const std::function<bool()> &finished) {
+  executor().helpUntil(finished);
+}
+
+void CpuDevice::wakeWaiters() {
+  if (auto *e = executorIfStarted())
+    e->runHost([] { return int32_t(CL_COMPLETE); }, [](int32_t) {});
+}
+
+std::unique_ptr<compiler::Executable> CpuDevice::loadBinary(const compiler::Binary &binary,
+                                                            std::string &error) {
+  return compiler::load(binary, exec::hostSymbols(), error);
+}
+
+} // namespace fibercl::runtime
