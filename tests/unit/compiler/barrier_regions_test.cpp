@@ -11,9 +11,9 @@
 #include <set>
 #include <string>
 
-#include "passes/barrier_regions.hpp"
 #include "fibercl/kernel_abi.h"
 #include "ir_test.hpp"
+#include "passes/barrier_regions.hpp"
 #include "passes/passes.hpp"
 
 namespace fibercl::compiler::test {

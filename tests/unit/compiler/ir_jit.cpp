@@ -30,8 +30,8 @@ IRJit::IRJit(const llvm::Module &m) {
     return;
   }
   jit_ = std::move(*jit);
-  if (llvm::Error e = jit_->addIRModule(
-          llvm::orc::ThreadSafeModule(std::move(copy), std::move(context)))) {
+  if (llvm::Error e =
+          jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(copy), std::move(context)))) {
     ADD_FAILURE() << llvm::toString(std::move(e));
     jit_.reset();
   }

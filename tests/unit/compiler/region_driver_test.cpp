@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "passes/barrier_regions.hpp"
 #include "fibercl/kernel_abi.h"
 #include "ir_jit.hpp"
 #include "ir_test.hpp"
+#include "passes/barrier_regions.hpp"
 #include "passes/passes.hpp"
 
 namespace fibercl::compiler::test {

@@ -14,39 +14,37 @@ namespace fibercl::compiler::test {
 namespace {
 
 // out[x] = in[x] + in[x] (float2 and float8) over a work-item loop of n >= 1 items.
-#define FIBERCL_WORK_ITEM_LOOP(NAME, TYPE, ATTRS, LOOP)                                      \
-  "define void @__fibercl_wg_" NAME "(ptr noalias %in, ptr noalias %out, i32 %n) " ATTRS " {\n" \
-  "entry:\n  br label %items\n"                                                             \
-  "items:\n"                                                                                \
-  "  %x = phi i32 [ 0, %entry ], [ %x.next, %latch ]\n"                                     \
-  "  %p = getelementptr inbounds " TYPE ", ptr %in, i32 %x\n"                               \
-  "  %v = load " TYPE ", ptr %p, align 8\n"                                                 \
-  "  %w = fadd " TYPE " %v, %v\n"                                                           \
-  "  %q = getelementptr inbounds " TYPE ", ptr %out, i32 %x\n"                              \
-  "  store " TYPE " %w, ptr %q, align 8\n" LOOP                                             \
-  "latch:\n"                                                                                \
-  "  %x.next = add nuw i32 %x, 1\n"                                                         \
-  "  %again = icmp ult i32 %x.next, %n\n"                                                   \
-  "  br i1 %again, label %items, label %done, !llvm.loop !0\n"                              \
+#define FIBERCL_WORK_ITEM_LOOP(NAME, TYPE, ATTRS, LOOP)                                            \
+  "define void @__fibercl_wg_" NAME "(ptr noalias %in, ptr noalias %out, i32 %n) " ATTRS " {\n"    \
+  "entry:\n  br label %items\n"                                                                    \
+  "items:\n"                                                                                       \
+  "  %x = phi i32 [ 0, %entry ], [ %x.next, %latch ]\n"                                            \
+  "  %p = getelementptr inbounds " TYPE ", ptr %in, i32 %x\n"                                      \
+  "  %v = load " TYPE ", ptr %p, align 8\n"                                                        \
+  "  %w = fadd " TYPE " %v, %v\n"                                                                  \
+  "  %q = getelementptr inbounds " TYPE ", ptr %out, i32 %x\n"                                     \
+  "  store " TYPE " %w, ptr %q, align 8\n" LOOP "latch:\n"                                         \
+  "  %x.next = add nuw i32 %x, 1\n"                                                                \
+  "  %again = icmp ult i32 %x.next, %n\n"                                                          \
+  "  br i1 %again, label %items, label %done, !llvm.loop !0\n"                                     \
   "done:\n  ret void\n}\n"
 
 #define STRAIGHT "  br label %latch\n"
-#define INNER_LOOP                                                                          \
-  "  br label %inner\n"                                                                     \
-  "inner:\n"                                                                                \
-  "  %i = phi i32 [ 0, %items ], [ %i.next, %inner ]\n"                                     \
-  "  %i.next = add i32 %i, 1\n"                                                             \
-  "  %more = icmp ult i32 %i.next, 4\n"                                                     \
+#define INNER_LOOP                                                                                 \
+  "  br label %inner\n"                                                                            \
+  "inner:\n"                                                                                       \
+  "  %i = phi i32 [ 0, %items ], [ %i.next, %inner ]\n"                                            \
+  "  %i.next = add i32 %i, 1\n"                                                                    \
+  "  %more = icmp ult i32 %i.next, 4\n"                                                            \
   "  br i1 %more, label %inner, label %latch\n"
 
-const char *kIR =
-    FIBERCL_WORK_ITEM_LOOP("small", "<2 x float>", "", STRAIGHT)
+const char *kIR = FIBERCL_WORK_ITEM_LOOP("small", "<2 x float>", "", STRAIGHT)
     FIBERCL_WORK_ITEM_LOOP("wide", "<8 x float>", "", STRAIGHT)
-    FIBERCL_WORK_ITEM_LOOP("serial", "<2 x float>", "#0", STRAIGHT)
-    FIBERCL_WORK_ITEM_LOOP("nested", "<2 x float>", "", INNER_LOOP)
-    "attributes #0 = { \"fibercl-serial-items\" }\n"
-    "!0 = distinct !{!0, !1}\n"
-    "!1 = !{!\"fibercl.work_item_loop\"}\n";
+        FIBERCL_WORK_ITEM_LOOP("serial", "<2 x float>", "#0", STRAIGHT)
+            FIBERCL_WORK_ITEM_LOOP("nested", "<2 x float>", "",
+                                   INNER_LOOP) "attributes #0 = { \"fibercl-serial-items\" }\n"
+                                               "!0 = distinct !{!0, !1}\n"
+                                               "!1 = !{!\"fibercl.work_item_loop\"}\n";
 
 // Does `f` compute in vectors (any instruction of vector type, or with a vector
 // operand)?

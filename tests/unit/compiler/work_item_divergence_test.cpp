@@ -113,8 +113,8 @@ TEST_F(Divergence, WhatDependsOnTheWorkItemVaries) {
 TEST_F(Divergence, TheRestIsUniform) {
   // Every work-item still in the inner loop is at the same iteration: its counter is
   // uniform, only the value it leaves with is not.
-  for (const char *v : {"uniform", "shared", "cu", "merged.uniform", "i", "i.next", "j",
-                        "more2", "j.left"})
+  for (const char *v :
+       {"uniform", "shared", "cu", "merged.uniform", "i", "i.next", "j", "more2", "j.left"})
     EXPECT_FALSE(varying(v)) << v;
 }
 

@@ -24,24 +24,23 @@ namespace {
 std::unique_ptr<llvm::Module> buildWalk(llvm::LLVMContext &c) {
   auto m = parseIR(c, "");
   llvm::IRBuilder<> b(c);
-  auto *type = llvm::FunctionType::get(b.getInt64Ty(),
-                                       {b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty(), b.getPtrTy()},
-                                       false);
+  auto *type = llvm::FunctionType::get(
+      b.getInt64Ty(), {b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty(), b.getPtrTy()}, false);
   auto *f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "walk", *m);
   b.SetInsertPoint(llvm::BasicBlock::Create(c, "entry", f));
   llvm::Value *size[3] = {f->getArg(0), f->getArg(1), f->getArg(2)};
   std::vector<llvm::Value *> after = emitWorkItemLoop(
       b, size, {b.getInt64(0), b.getInt64(0), b.getInt64(0)},
-      [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
-          llvm::Value *index, std::vector<llvm::Value *> &carried) {
-        llvm::Value *point = b.CreateAdd(
-            b.CreateZExt(x, b.getInt64Ty()),
-            b.CreateAdd(b.CreateShl(b.CreateZExt(y, b.getInt64Ty()), 16),
-                        b.CreateShl(b.CreateZExt(z, b.getInt64Ty()), 32)));
+      [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z, llvm::Value *index,
+          std::vector<llvm::Value *> &carried) {
+        llvm::Value *point =
+            b.CreateAdd(b.CreateZExt(x, b.getInt64Ty()),
+                        b.CreateAdd(b.CreateShl(b.CreateZExt(y, b.getInt64Ty()), 16),
+                                    b.CreateShl(b.CreateZExt(z, b.getInt64Ty()), 32)));
         carried[0] = b.CreateAdd(b.CreateMul(carried[0], b.getInt64(1000003)), point);
         carried[1] = b.CreateAdd(carried[1], b.getInt64(1));
-        llvm::Value *linear = b.CreateAdd(
-            x, b.CreateMul(size[0], b.CreateAdd(y, b.CreateMul(size[1], z))));
+        llvm::Value *linear =
+            b.CreateAdd(x, b.CreateMul(size[0], b.CreateAdd(y, b.CreateMul(size[1], z))));
         llvm::Value *wrong = b.CreateICmpNE(b.CreateZExt(linear, b.getInt64Ty()), index);
         carried[2] = b.CreateAdd(carried[2], b.CreateZExt(wrong, b.getInt64Ty()));
       });
