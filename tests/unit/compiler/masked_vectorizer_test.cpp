@@ -21,6 +21,8 @@ namespace {
 //   atomic:    for (i = 0; i < in[x]; ++i) atomic_add(out, 1);
 //   private:   int tmp[4] (one per work-group function); for (...) tmp[i & 3] = i;
 //              out[x] = tmp[0];
+//   divide:    s = 0; for (i = 0; i < in[x]; ++i) s += 100 / (in[x] - i); out[x] = s;
+//              (0 in the lanes that are not in the loop)
 const char *kIR = R"(
 define void @__fibercl_wg_divergent(ptr noalias %in, ptr noalias %out, i32 %n, i32 %bias) {
 entry:
@@ -153,11 +155,47 @@ done:
   ret void
 }
 
+define void @__fibercl_wg_divide(ptr noalias %in, ptr noalias %out, i32 %n, i32 %unused) {
+entry:
+  br label %items
+items:
+  %x = phi i32 [ 0, %entry ], [ %x.next, %latch ]
+  %xi = zext i32 %x to i64
+  %pin = getelementptr inbounds i32, ptr %in, i64 %xi
+  %count = load i32, ptr %pin, align 4
+  %enter = icmp sgt i32 %count, 0
+  br i1 %enter, label %inner.pre, label %latch
+inner.pre:
+  br label %inner
+inner:
+  %i = phi i32 [ 0, %inner.pre ], [ %i.next, %inner ]
+  %s = phi i32 [ 0, %inner.pre ], [ %s.next, %inner ]
+  %left = sub i32 %count, %i
+  %q = sdiv i32 100, %left
+  %s.next = add i32 %s, %q
+  %i.next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %i.next, %count
+  br i1 %more, label %inner, label %inner.exit
+inner.exit:
+  %s.lcssa = phi i32 [ %s.next, %inner ]
+  br label %latch
+latch:
+  %sum = phi i32 [ 0, %items ], [ %s.lcssa, %inner.exit ]
+  %pout = getelementptr inbounds i32, ptr %out, i64 %xi
+  store i32 %sum, ptr %pout, align 4
+  %x.next = add nuw i32 %x, 1
+  %again = icmp ult i32 %x.next, %n
+  br i1 %again, label %items, label %done, !llvm.loop !5
+done:
+  ret void
+}
+
 !0 = distinct !{!0, !1}
 !1 = !{!"fibercl.work_item_loop"}
 !2 = distinct !{!2, !1}
 !3 = distinct !{!3, !1}
 !4 = distinct !{!4, !1}
+!5 = distinct !{!5, !1}
 )";
 
 using WorkGroupFn = void (*)(const int *in, int *out, int n, int parameter);
@@ -247,6 +285,13 @@ TEST_F(MaskedVectorizer, ComputesWhatTheScalarLoopComputes) {
     EXPECT_EQ(run(*m, "uniform", n, 6), run(*original, "uniform", n, 6)) << "n = " << n;
   }
   EXPECT_EQ(run(*m, "uniform", 13, 0), run(*original, "uniform", 13, 0));
+}
+
+TEST_F(MaskedVectorizer, InactiveLanesDoNotDivideByZero) {
+  EXPECT_GE(maskedAccesses(wg("divide")), 2u) << print(*m);
+  // in[x] is 0 for x = 0, 5, 10: those lanes never enter the loop, the others leave it
+  // with in[x] - i == 0.
+  EXPECT_EQ(run(*m, "divide", 13, 0), run(*original, "divide", 13, 0));
 }
 
 TEST_F(MaskedVectorizer, WhatItCannotWidenKeepsItsScalarLoop) {
