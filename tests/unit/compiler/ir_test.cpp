@@ -6,6 +6,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "host_target.hpp"
 
 namespace fibercl::compiler::test {
 
@@ -36,7 +39,12 @@ std::string print(const llvm::Module &m) {
   return os.str();
 }
 
-PassRunner::PassRunner() {
+llvm::TargetMachine &hostTarget() {
+  static std::unique_ptr<llvm::TargetMachine> target = createHostTargetMachine();
+  return *target;
+}
+
+PassRunner::PassRunner(llvm::TargetMachine *target) : pb_(target) {
   pb_.registerModuleAnalyses(mam_);
   pb_.registerCGSCCAnalyses(cgam_);
   pb_.registerFunctionAnalyses(fam_);
@@ -50,6 +58,16 @@ unsigned countOpcode(const llvm::Function &f, unsigned opcode) {
     for (const llvm::Instruction &i : bb)
       n += i.getOpcode() == opcode;
   return n;
+}
+
+std::vector<llvm::CallBase *> callsTo(llvm::Function &f, llvm::StringRef callee) {
+  std::vector<llvm::CallBase *> found;
+  for (llvm::BasicBlock &bb : f)
+    for (llvm::Instruction &i : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
+        if (call->getCalledFunction() && call->getCalledFunction()->getName() == callee)
+          found.push_back(call);
+  return found;
 }
 
 } // namespace fibercl::compiler::test

@@ -3,6 +3,7 @@
 // at the result.
 #pragma once
 
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -10,6 +11,11 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
+
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
 
 namespace fibercl::compiler::test {
 
@@ -28,11 +34,15 @@ std::string verify(const llvm::Module &m);
 // The module's text, for failure messages.
 std::string print(const llvm::Module &m);
 
-// Runs passes with the module, function and loop analyses registered (no target
-// machine: the FiberCL passes need none).
+// The host's target machine (one per process), for passes that ask the target's cost
+// model (MaskedWorkItemVectorizerPass: how many lanes a vector register holds).
+llvm::TargetMachine &hostTarget();
+
+// Runs passes with the module, function and loop analyses registered. Without a target
+// machine (most FiberCL passes need none) the target's analyses are LLVM's defaults.
 class PassRunner {
 public:
-  PassRunner();
+  explicit PassRunner(llvm::TargetMachine *target = nullptr);
   template <typename Pass> void runOnModule(llvm::Module &m, Pass pass) {
     llvm::ModulePassManager mpm;
     mpm.addPass(std::move(pass));
@@ -54,5 +64,8 @@ private:
 
 // Instructions of `f` with this opcode.
 unsigned countOpcode(const llvm::Function &f, unsigned opcode);
+
+// Calls in `f` of the function named `callee` (intrinsics by their full name).
+std::vector<llvm::CallBase *> callsTo(llvm::Function &f, llvm::StringRef callee);
 
 } // namespace fibercl::compiler::test
