@@ -7,8 +7,9 @@
 #   FIBERCL_DUMP_SOURCES=/tmp/corpus ./some-opencl-app ...   # capture
 #   scripts/rebuild_sources.sh /tmp/corpus                   # rebuild them all
 #
-# Exit status 0 iff no build reported invalid IR or a compiler crash. Builds that fail
-# with ordinary diagnostics (a program meant for another device) are counted apart.
+# JOBS (default 1) builds run at once. Exit status 0 iff no build reported invalid IR or
+# a compiler crash. Builds that fail with ordinary diagnostics (a program meant for
+# another device, or a test of a failing build) are counted apart.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FIBERCL_BUILD_DIR:-$root/build}"
@@ -16,27 +17,33 @@ dir=${1:?usage: rebuild_sources.sh DIR}
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$build/fibercl.icd}
 export FIBERCL_DEBUG=verify FIBERCL_CACHE=0
 unset FIBERCL_DUMP_SOURCES
-tool="$build/fibercl"
-ok=0 failed=0 broken=0
-for cl in "$dir"/*.cl; do
-  [[ -e $cl ]] || { echo "rebuild_sources.sh: no .cl files in $dir" >&2; exit 2; }
+export tool="$build/fibercl"
+ls "$dir"/*.cl >/dev/null 2>&1 || { echo "rebuild_sources.sh: no .cl files in $dir" >&2; exit 2; }
+
+# One program: prints "built", "failed" or "BROKEN" and its path (and, when broken, why).
+rebuild_one() {
+  local cl=$1 options how log
   options=$(cat "${cl%.cl}.options" 2>/dev/null || true)
   # clCompileProgram's embedded headers, captured beside the program, found by -I.
   [[ -d ${cl%.cl}.headers ]] && options="-I ${cl%.cl}.headers $options"
   # A program the application compiled (to link on its own) is compiled again.
   how=$([[ -e ${cl%.cl}.compile ]] && echo --compile || true)
-  log=$("$tool" build $how "$cl" $options 2>&1)
-  case $? in
-    0) ok=$((ok + 1)) ;;
-    *) if grep -q -e "invalid IR" -e "the compiler crashed" <<<"$log"; then
-         broken=$((broken + 1))
-         echo "BROKEN: $cl ($options)"
-         grep -m3 -e "invalid IR" -e "crashed" -A2 <<<"$log" | sed 's/^/    /'
-       else
-         failed=$((failed + 1))
-         echo "failed (diagnostics): $cl"
-       fi ;;
-  esac
-done
+  # shellcheck disable=SC2086
+  if log=$("$tool" build $how "$cl" $options 2>&1); then
+    echo "built $cl"
+  elif grep -q -e "invalid IR" -e "the compiler crashed" <<<"$log"; then
+    echo "BROKEN $cl ($options)"
+    grep -m3 -e "invalid IR" -e "crashed" -A2 <<<"$log" | sed 's/^/    /'
+  else
+    echo "failed $cl"
+  fi
+}
+export -f rebuild_one
+
+results=$(printf '%s\0' "$dir"/*.cl | xargs -0 -n1 -P "${JOBS:-1}" bash -c 'rebuild_one "$0"')
+grep -v -e '^built ' <<<"$results" | sed 's/^failed /failed (diagnostics): /; s/^BROKEN /BROKEN: /'
+ok=$(grep -c '^built ' <<<"$results")
+failed=$(grep -c '^failed ' <<<"$results")
+broken=$(grep -c '^BROKEN ' <<<"$results")
 echo "rebuilt $((ok + failed + broken)) programs: $ok built, $failed failed with diagnostics, $broken broken (invalid IR or compiler crash)"
 ((broken == 0))
