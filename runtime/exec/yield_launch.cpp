@@ -2,7 +2,6 @@
 // GPU-like start's wave and gate), and the worker's scheduling loop. The yield point
 // itself is in yield_point.cpp, deadlock detection in yield_deadlock.cpp. Code that
 // runs on a group fiber (or across a switch) is noexcept: nothing unwinds across fibers.
-#include "runtime/exec/group_launch.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 #include <algorithm>
@@ -13,7 +12,9 @@
 #include <thread>
 
 #include "runtime/exec/coop_launch.hpp"
+#include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/report.hpp"
 
 namespace bctx = boost::context::detail;
 
@@ -26,27 +27,12 @@ const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 // How long the gate or the lockstep turn may stand still before the start is ended.
 constexpr int64_t kStuckStartNs = 20'000'000;
 
-
-[[gnu::noinline]] bool guardedEntry(YieldGroup &y) noexcept {
-  Runner &r = *y.gs.runner;
-  if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
-    std::memcpy(y.recover, r.recover, sizeof y.recover);
-    r.recoverFiber = &y.fiber;
-    r.inKernel = 1;
-    y.sh->job.range.entry(y.sh->job.range.args, &y.ctx);
-    r.inKernel = 0;
-    return true;
-  }
-  sanLanded(r.san);
-  return false;
-}
-
 void groupMain(bctx::transfer_t t) noexcept {
   YieldGroup &y = *static_cast<YieldGroup *>(t.data);
   SanFibers &san = y.gs.runner->san;
   sanSwitched(san);
   y.back = t.fctx;
-  if (!guardedEntry(y)) {
+  if (!runGuarded(*y.gs.runner, y.sh->job, &y.ctx, &y.fiber, &y.recover)) {
     resetGroup(y.gs); // left through the recovery point (fault, divergence)
     y.aborted = true;
   }
@@ -254,8 +240,9 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   if (y && R.localMemSize && posix_memalign(&lm, 4096, size_t(R.localMemSize)) != 0)
     lm = nullptr;
   if (!y || (R.localMemSize && !lm)) {
-    std::fprintf(stderr, "FiberCL: kernel '%s': out of memory for a work-group\n",
-                 R.kernelName.c_str());
+    Report msg;
+    msg.kernel(R.kernelName) << ": out of memory for a work-group\n";
+    msg.emit();
     if (stack)
       r.stacks.give(stack);
     delete y;
@@ -292,20 +279,12 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   y->localMem = lm;
   y->gs.runner = &r;
   y->gs.yieldGroup = y;
-  uint64_t ng0 = sh.job.numGroups[0], ng1 = sh.job.numGroups[1];
-  uint64_t gid[3] = {y->gid % ng0, (y->gid / ng0) % ng1, y->gid / ng0 / ng1};
+  const LaunchContext launch(sh.job);
+  uint64_t gid[3];
+  launch.groupIdOf(y->gid, gid);
   fcl_group_ctx &c = y->ctx;
-  for (unsigned d = 0; d < 3; ++d) {
-    c.global_offset[d] = R.globalOffset[d];
-    c.global_size[d] = R.globalSize[d];
-    c.enqueued_local_size[d] = R.localSize[d];
-    c.num_groups[d] = sh.job.numGroups[d];
-    c.group_id[d] = gid[d];
-    uint64_t left = R.globalSize[d] - gid[d] * R.localSize[d];
-    c.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
-  }
-  c.work_dim = R.workDim;
-  c.reserved = 0;
+  c = launch.make();
+  launch.placeGroup(c, gid);
   c.local_mem = reinterpret_cast<uintptr_t>(lm);
   c.coop = sh.coop ? reinterpret_cast<uintptr_t>(&sh.coop->view) : 0;
   c.runtime = reinterpret_cast<uintptr_t>(&y->gs);
@@ -397,15 +376,14 @@ bool coopCallsUniform(YieldGroup &y) noexcept {
       continue;
     const fcl_group_ctx &c = y.ctx;
     uint64_t lx = c.local_size[0], ly = c.local_size[1];
-    std::fprintf(stderr,
-                 "FiberCL: kernel '%s': work-group %llu: work-item (%llu,%llu,%llu) made %llu "
-                 "cooperative calls but another made %llu (offer_kill, request_fork and the "
-                 "global barriers are work-group functions: every work-item must reach each "
-                 "one)\n",
-                 y.sh->job.range.kernelName.c_str(), (unsigned long long)y.gid,
-                 (unsigned long long)(i % lx), (unsigned long long)(i / lx % ly),
-                 (unsigned long long)(i / lx / ly), (unsigned long long)calls[i],
-                 (unsigned long long)y.coopDecided);
+    Report msg;
+    msg.kernel(y.sh->job.range.kernelName) << ": ";
+    msg.group(y.gid) << ": ";
+    msg.item(i % lx, i / lx % ly, i / lx / ly)
+        << " made " << calls[i] << " cooperative calls but another made " << y.coopDecided
+        << " (offer_kill, request_fork and the global barriers are work-group functions: "
+           "every work-item must reach each one)\n";
+    msg.emit();
     return false;
   }
   return true;
@@ -592,12 +570,7 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
     delete y;
   L.spare.clear();
   trimIdleStacks(r.stacks);
-  sh.yields.fetch_add(L.yields, std::memory_order_relaxed);
-  sh.switches.fetch_add(L.switches, std::memory_order_relaxed);
-  if (sh.yieldsOut)
-    sh.yieldsOut->fetch_add(L.yields, std::memory_order_relaxed);
-  if (sh.switchesOut)
-    sh.switchesOut->fetch_add(L.switches, std::memory_order_relaxed);
+  L.tally.addTo(r.counters);
   if (!sh.S.deterministic)
     sh.runners.fetch_sub(1, std::memory_order_acq_rel);
   // Last: the final completion may release the launch.

@@ -125,8 +125,7 @@ struct LocalSched {
   uint64_t startSeen = ~0ull;         // arrivals and turn last seen while waiting
   int64_t startSeenNs = 0;            // ... and since when
   uint64_t lost = 0;     // admitted groups that could not be created (out of memory)
-  uint64_t yields = 0;   // decisions taken at yield points (countdown ran out)
-  uint64_t switches = 0; // of which suspended the group
+  LaunchTally tally;
 };
 
 struct TraceEvent {
@@ -185,10 +184,6 @@ struct YieldShared {
   // checking) once no progress has been seen for a quarter of the deadlock timeout.
   std::atomic<bool> checking{false};
   std::atomic<unsigned> workerIds{0};
-  std::atomic<uint64_t> yields{0};
-  std::atomic<uint64_t> switches{0};
-  std::atomic<uint64_t> *yieldsOut = nullptr;   // the executor's counters
-  std::atomic<uint64_t> *switchesOut = nullptr;
   class TraceLog *traceLog = nullptr;            // the executor's trace files
   unsigned tracePid = 0;                         // this launch in its trace file
   std::unique_ptr<GroupInfo[]> info;
@@ -196,7 +191,6 @@ struct YieldShared {
   std::atomic<uint64_t> logical{0}; // deterministic trace clock
   std::mutex traceM;
   std::vector<TraceEvent> trace;
-  std::string deadlockSummary;
 
   uint64_t groupAt(uint64_t admissionIndex) const noexcept;
   // The launch's group set: every group id in admission order, or a cooperative

@@ -86,7 +86,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     return;
   }
   YieldShared &sh = *y->sh;
-  ++y->local->yields;
+  ++y->local->tally.decisions;
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
 
@@ -123,7 +123,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
             kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
         allOccupantsStuck(sh, kDeterministicRounds))
       declareDeadlock(sh);
-  } else if ((y->local->yields & 15) == 0) {
+  } else if ((y->local->tally.decisions & 15) == 0) {
     watchdog(sh); // reads the clock: not at every decision
   }
   bool go = false;
@@ -138,7 +138,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   y->ys.checking = wantsAwaitChecks(sh, *y);
   if (!go)
     return;
-  ++y->local->switches;
+  ++y->local->tally.switches;
   SanFibers &san = g.runner->san;
   y->suspendedOn = san.running; // the group's own stack or a work-item's
   sanSwitching(san, san.thread);
