@@ -333,8 +333,8 @@ void Executor::runNDRange(NDRange range, Done done) {
     job->yield = std::make_shared<YieldShared>(*job, job->total, impl_->threads,
                                                job->range.cooperative ? &impl_->slots : nullptr);
     if (!job->range.scheduling.tracePath.empty()) {
-      job->yield->traceLog = &impl_->traces;
-      job->yield->tracePid = impl_->traces.reserve(job->range.scheduling.tracePath);
+      job->yield->trace.attach(impl_->traces,
+                               impl_->traces.reserve(job->range.scheduling.tracePath));
     }
   }
   impl_->watchdog.watch(job);

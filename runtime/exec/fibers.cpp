@@ -180,8 +180,7 @@ void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0
       if (site > 0)
         msg << "  barrier #" << site << " is at " << (*describe)(uint32_t(site)) << "\n";
       if (item0Site > 0 && item0Site != site)
-        msg << "  barrier #" << item0Site << " is at " << (*describe)(uint32_t(item0Site))
-            << "\n";
+        msg << "  barrier #" << item0Site << " is at " << (*describe)(uint32_t(item0Site)) << "\n";
     } catch (...) {
     }
   }

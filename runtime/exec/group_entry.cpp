@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include "runtime/exec/job.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace fibercl::exec {
@@ -19,22 +18,6 @@ fcl_group_ctx LaunchContext::make() const noexcept {
   }
   c.work_dim = R.workDim;
   return c;
-}
-
-void LaunchContext::placeGroup(fcl_group_ctx &c, const uint64_t id[3]) const noexcept {
-  const NDRange &R = job_.range;
-  for (unsigned d = 0; d < 3; ++d) {
-    c.group_id[d] = id[d];
-    uint64_t left = R.globalSize[d] - id[d] * R.localSize[d];
-    c.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
-  }
-}
-
-void LaunchContext::groupIdOf(uint64_t linear, uint64_t id[3]) const noexcept {
-  const uint64_t ng0 = job_.numGroups[0], ng1 = job_.numGroups[1];
-  id[0] = linear % ng0;
-  id[1] = (linear / ng0) % ng1;
-  id[2] = linear / ng0 / ng1;
 }
 
 bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,

@@ -7,11 +7,11 @@
 #include <cstdint>
 
 #include "fibercl/kernel_abi.h"
+#include "runtime/exec/job.hpp"
 #include "runtime/exec/sanitizer_fibers.hpp"
 
 namespace fibercl::exec {
 
-struct Job;
 struct Runner;
 
 // Builds the fcl_group_ctx of a launch's work-groups: the launch's fields once, then
@@ -23,10 +23,23 @@ public:
   // memory, no yield state (yield points, if any, are skipped), no cooperative view,
   // no runtime.
   fcl_group_ctx make() const noexcept;
-  // Places `c` at group `id` (its last group in a dimension may be smaller).
-  void placeGroup(fcl_group_ctx &c, const uint64_t id[3]) const noexcept;
+  // Places `c` at group `id` (its last group in a dimension may be smaller). Inline:
+  // a launch of many small groups calls it for each.
+  void placeGroup(fcl_group_ctx &c, const uint64_t id[3]) const noexcept {
+    const NDRange &R = job_.range;
+    for (unsigned d = 0; d < 3; ++d) {
+      c.group_id[d] = id[d];
+      uint64_t left = R.globalSize[d] - id[d] * R.localSize[d];
+      c.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
+    }
+  }
   // The (x, y, z) id of the group with linear id `linear`.
-  void groupIdOf(uint64_t linear, uint64_t id[3]) const noexcept;
+  void groupIdOf(uint64_t linear, uint64_t id[3]) const noexcept {
+    const uint64_t ng0 = job_.numGroups[0], ng1 = job_.numGroups[1];
+    id[0] = linear % ng0;
+    id[1] = (linear / ng0) % ng1;
+    id[2] = linear / ng0 / ng1;
+  }
 
 private:
   const Job &job_;
@@ -39,7 +52,7 @@ private:
 // point, to restore when it is resumed after other groups set theirs; or null.
 // Kept out of line: __builtin_setjmp makes the frame special, and __builtin_longjmp
 // must come from another function.
-[[gnu::noinline]] bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx,
-                                  SanFiber *fiber, intptr_t (*keep)[5]) noexcept;
+[[gnu::noinline]] bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
+                                  intptr_t (*keep)[5]) noexcept;
 
 } // namespace fibercl::exec

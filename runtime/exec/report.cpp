@@ -25,9 +25,7 @@ Report &Report::append(const char *s, size_t n) noexcept {
   return *this;
 }
 
-Report &Report::operator<<(const char *s) noexcept {
-  return s ? append(s, std::strlen(s)) : *this;
-}
+Report &Report::operator<<(const char *s) noexcept { return s ? append(s, std::strlen(s)) : *this; }
 
 Report &Report::number(uint64_t v) noexcept {
   char digits[20];
@@ -67,9 +65,7 @@ Report &Report::format(const char *fmt, ...) noexcept {
   return *this;
 }
 
-Report &Report::kernel(const char *name) noexcept {
-  return *this << "kernel '" << name << "'";
-}
+Report &Report::kernel(const char *name) noexcept { return *this << "kernel '" << name << "'"; }
 
 Report &Report::group(const uint64_t id[3]) noexcept {
   return *this << "work-group (" << id[0] << "," << id[1] << "," << id[2] << ")";

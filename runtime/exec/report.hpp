@@ -44,11 +44,11 @@ public:
   // The parts every report names.
   Report &kernel(const char *name) noexcept; // kernel 'name'
   Report &kernel(const std::string &name) noexcept { return kernel(name.c_str()); }
-  Report &group(const uint64_t id[3]) noexcept;  // work-group (x,y,z)
-  Report &group(const fcl_group_ctx *c) noexcept; // ... of c, (0,0,0) if null
-  Report &group(uint64_t linear) noexcept;        // work-group n
+  Report &group(const uint64_t id[3]) noexcept;              // work-group (x,y,z)
+  Report &group(const fcl_group_ctx *c) noexcept;            // ... of c, (0,0,0) if null
+  Report &group(uint64_t linear) noexcept;                   // work-group n
   Report &item(uint64_t x, uint64_t y, uint64_t z) noexcept; // work-item (x,y,z)
-  Report &at(const char *where) noexcept; // " (where)", nothing if null or empty
+  Report &at(const char *where) noexcept;                    // " (where)", nothing if null or empty
   // "  reproduce with: <environment>\n" (not in signal handlers).
   Report &reproduce(const Scheduling &S) noexcept;
 

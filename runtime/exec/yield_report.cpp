@@ -1,5 +1,4 @@
-// Deadlock reports (stderr, JSON at FIBERCL_REPORT) and the Chrome trace-event JSON
-// (FIBERCL_TRACE) of yielding launches.
+// Deadlock reports of yielding launches (stderr, JSON at FIBERCL_REPORT).
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -7,7 +6,6 @@
 #include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
-#include "runtime/exec/trace_log.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 namespace fibercl::exec {
@@ -47,8 +45,7 @@ void reportDeadlock(YieldShared &sh) noexcept {
       out << S.occupancy;
     else
       out << "unbounded";
-    out << (sh.occupancyFromStacks ? " (the fiber stacks that fit, vm.max_map_count)" : "")
-        << ", ";
+    out << (sh.occupancyFromStacks ? " (the fiber stacks that fit, vm.max_map_count)" : "") << ", ";
     if (S.deterministic)
       out << "seed " << S.seed;
     else
@@ -87,33 +84,10 @@ void reportDeadlock(YieldShared &sh) noexcept {
         std::fclose(f);
       }
     }
-    sh.traceEvent("deadlock", 'i', 0, "\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) + "\"");
+    sh.trace.event("deadlock", 'i', 0,
+                   "\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) + "\"");
   } catch (...) {
     std::fputs("FiberCL: deadlock (report failed)\n", stderr);
-  }
-}
-
-void writeTrace(YieldShared &sh) noexcept {
-  if (sh.S.tracePath.empty() || !sh.traceLog)
-    return;
-  try {
-    std::string pid = std::to_string(sh.tracePid);
-    std::string out = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
-                      ",\"tid\":0,\"args\":{\"name\":\"kernel " +
-                      jsonEscape(sh.job.range.kernelName) + " (launch " + pid + ")\"}}";
-    std::lock_guard<std::mutex> lk(sh.traceM);
-    for (const TraceEvent &e : sh.trace) {
-      out += ",\n{\"name\":\"" + jsonEscape(e.name) + "\",\"ph\":\"" + e.ph +
-             "\",\"pid\":" + pid + ",\"tid\":" + std::to_string(e.tid) +
-             ",\"ts\":" + std::to_string(e.ts);
-      if (e.ph == 'i')
-        out += ",\"s\":\"t\"";
-      if (!e.args.empty())
-        out += ",\"args\":{" + e.args + "}";
-      out += "}";
-    }
-    sh.traceLog->append(sh.S.tracePath, out);
-  } catch (...) {
   }
 }
 
