@@ -1,4 +1,4 @@
-// LaunchContext and runGuarded (group_entry.hpp).
+// runGuarded (group_entry.hpp).
 #include "runtime/exec/group_entry.hpp"
 
 #include <cstring>
@@ -6,19 +6,6 @@
 #include "runtime/exec/runner.hpp"
 
 namespace fibercl::exec {
-
-fcl_group_ctx LaunchContext::make() const noexcept {
-  const NDRange &R = job_.range;
-  fcl_group_ctx c{};
-  for (unsigned d = 0; d < 3; ++d) {
-    c.global_offset[d] = R.globalOffset[d];
-    c.global_size[d] = R.globalSize[d];
-    c.enqueued_local_size[d] = R.localSize[d];
-    c.num_groups[d] = job_.numGroups[d];
-  }
-  c.work_dim = R.workDim;
-  return c;
-}
 
 bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
                 intptr_t (*keep)[5]) noexcept {

@@ -22,7 +22,18 @@ public:
   // A context with the launch's fields set, and none of a group's: no id, no local
   // memory, no yield state (yield points, if any, are skipped), no cooperative view,
   // no runtime.
-  fcl_group_ctx make() const noexcept;
+  fcl_group_ctx make() const noexcept {
+    const NDRange &R = job_.range;
+    fcl_group_ctx c{};
+    for (unsigned d = 0; d < 3; ++d) {
+      c.global_offset[d] = R.globalOffset[d];
+      c.global_size[d] = R.globalSize[d];
+      c.enqueued_local_size[d] = R.localSize[d];
+      c.num_groups[d] = job_.numGroups[d];
+    }
+    c.work_dim = R.workDim;
+    return c;
+  }
   // Places `c` at group `id` (its last group in a dimension may be smaller). Inline:
   // a launch of many small groups calls it for each.
   void placeGroup(fcl_group_ctx &c, const uint64_t id[3]) const noexcept {
