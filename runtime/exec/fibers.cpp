@@ -4,8 +4,6 @@
 // (created when it is first reached) and a barrier jumps directly to the next
 // work-item, the last one back to work-item 0. Everything here runs across context
 // switches, so it is noexcept: nothing may unwind across fibers.
-#include <cinttypes>
-#include <cstdio>
 #include <new>
 
 #include "runtime/exec/report.hpp"

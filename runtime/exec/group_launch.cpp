@@ -1,11 +1,10 @@
 // Launching work-groups to run to completion: a chunk of groups with one context and
 // local-memory block.
 #include "runtime/exec/group_launch.hpp"
-#include "runtime/exec/group_entry.hpp"
 
 #include <csignal>
-#include <cstdio>
 
+#include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"

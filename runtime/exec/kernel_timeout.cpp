@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"

@@ -2,8 +2,6 @@
 // FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_REGIONS_END). The
 // work-group function runs the regions itself; the runtime provides the frames that
 // hold values across barriers and reports barrier divergence the way the fibers do.
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 
 #include "runtime/exec/report.hpp"

@@ -1,5 +1,4 @@
 // Deadlock reports of yielding launches (stderr, JSON at FIBERCL_REPORT).
-#include <cinttypes>
 #include <cstdio>
 #include <string>
 
