@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
+
+#include "runtime/exec/report.hpp"
 
 namespace fibercl::exec {
 
@@ -78,11 +79,13 @@ uint32_t DeviceSlots::acquire(uint32_t want, const std::string &kernel, double t
   bool granted = cv_.wait_until(lk, deadline, [&] { return freeLocked() >= want; });
   demand_ -= want;
   if (!granted) {
-    std::fprintf(stderr,
-                 "FiberCL: kernel '%s' waited %.0f s for %u work-group slot(s) that the "
-                 "running cooperative kernel did not give back (it reaches offer_kill or "
-                 "resizing_global_barrier too rarely, or never); running it anyway\n",
-                 kernel.c_str(), timeoutSeconds, want);
+    Report msg;
+    msg.kernel(kernel).format(" waited %.0f s for %u work-group slot(s) that the running "
+                              "cooperative kernel did not give back (it reaches offer_kill or "
+                              "resizing_global_barrier too rarely, or never); running it "
+                              "anyway\n",
+                              timeoutSeconds, want);
+    msg.emit();
     return 0;
   }
   held_ += want;

@@ -50,10 +50,7 @@ using JobRef = std::shared_ptr<Job>;
 struct Executor::Impl {
   unsigned threads = 1;
   size_t stackSize = 0;
-  std::atomic<uint64_t> stacksCreated{0};
-  std::atomic<uint64_t> fiberGroups{0};
-  std::atomic<uint64_t> yieldsTaken{0};
-  std::atomic<uint64_t> groupSwitches{0};
+  ExecCounters counters;
   TraceLog traces; // FIBERCL_TRACE files of yielding launches
 
   std::mutex m;
@@ -82,7 +79,7 @@ struct Executor::Impl {
   KernelWatchdog watchdog{[this](Job &job, uint64_t units) { complete(job, units); }};
 
   std::unique_ptr<Runner> newRunner() {
-    auto r = std::make_unique<Runner>(stackSize, &stacksCreated, &fiberGroups);
+    auto r = std::make_unique<Runner>(stackSize, counters);
     watchdog.addRunner(r.get());
     return r;
   }
@@ -222,7 +219,7 @@ struct Executor::Impl {
       ++besideRunning;
     }
     std::thread([this, job] {
-                              Runner runner(stackSize, &stacksCreated, &fiberGroups);
+                              Runner runner(stackSize, counters);
                               watchdog.addRunner(&runner);
                               setCurrentRunner(&runner);
                               runner.alt.install();
@@ -335,11 +332,9 @@ void Executor::runNDRange(NDRange range, Done done) {
     job->chunk = job->total;
     job->yield = std::make_shared<YieldShared>(*job, job->total, impl_->threads,
                                                job->range.cooperative ? &impl_->slots : nullptr);
-    job->yield->yieldsOut = &impl_->yieldsTaken;
-    job->yield->switchesOut = &impl_->groupSwitches;
     if (!job->range.scheduling.tracePath.empty()) {
-      job->yield->traceLog = &impl_->traces;
-      job->yield->tracePid = impl_->traces.reserve(job->range.scheduling.tracePath);
+      job->yield->trace.attach(impl_->traces,
+                               impl_->traces.reserve(job->range.scheduling.tracePath));
     }
   }
   impl_->watchdog.watch(job);
@@ -428,19 +423,15 @@ void Executor::helpUntil(const std::function<bool()> &finished) {
 }
 
 uint64_t Executor::stacksCreated() const {
-  return impl_->stacksCreated.load(std::memory_order_relaxed);
-}
-
-uint64_t Executor::yieldsTaken() const {
-  return impl_->yieldsTaken.load(std::memory_order_relaxed);
+  return impl_->counters.stacksCreated.load(std::memory_order_relaxed);
 }
 
 uint64_t Executor::groupSwitches() const {
-  return impl_->groupSwitches.load(std::memory_order_relaxed);
+  return impl_->counters.groupSwitches.load(std::memory_order_relaxed);
 }
 
 uint64_t Executor::fiberGroupsRun() const {
-  return impl_->fiberGroups.load(std::memory_order_relaxed);
+  return impl_->counters.fiberGroups.load(std::memory_order_relaxed);
 }
 
 } // namespace fibercl::exec

@@ -106,8 +106,7 @@ public:
   // Debug counters (exposed through clGetDeviceInfo, CL_DEVICE_*_FIBERCL).
   uint64_t stacksCreated() const;   // work-item fiber stacks ever mmap'ed
   uint64_t fiberGroupsRun() const;  // work-groups that needed fibers
-  uint64_t yieldsTaken() const;     // yield points whose countdown ran out (yielding launches)
-  uint64_t groupSwitches() const;   // of which suspended the group for another
+  uint64_t groupSwitches() const;   // yield points that suspended the group for another
 
   struct Impl;
 

@@ -3,7 +3,6 @@
 // recovery point); any other fault goes to the handler that was installed before ours.
 // The kernel watchdog's stop signal (kernel_timeout.hpp) leaves a group the same way.
 #include <csignal>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -14,6 +13,7 @@
 
 #include "fibercl/compiler/signal_chain.hpp"
 #include "runtime/exec/kernel_timeout.hpp"
+#include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace fibercl::exec {
@@ -82,45 +82,6 @@ void chain(int sig, siginfo_t *info, void *uc) {
   fibercl::compiler::chainSignal(previous().old[i], sig, info, uc);
 }
 
-// A message built inside the signal handler: only async-signal-safe code there (no
-// snprintf: it may allocate or take locks the interrupted thread holds).
-class SignalSafeText {
-public:
-  SignalSafeText &operator<<(const char *s) {
-    while (s && *s && len_ < sizeof buf_)
-      buf_[len_++] = *s++;
-    return *this;
-  }
-  SignalSafeText &operator<<(uint64_t v) {
-    char digits[20];
-    int n = 0;
-    do {
-      digits[n++] = char('0' + v % 10);
-      v /= 10;
-    } while (v);
-    while (n && len_ < sizeof buf_)
-      buf_[len_++] = digits[--n];
-    return *this;
-  }
-  SignalSafeText &hex(uintptr_t v) {
-    *this << "0x";
-    int shift = 60;
-    while (shift > 0 && !((v >> shift) & 0xf))
-      shift -= 4;
-    for (; shift >= 0 && len_ < sizeof buf_; shift -= 4)
-      buf_[len_++] = "0123456789abcdef"[(v >> shift) & 0xf];
-    return *this;
-  }
-  void writeTo(int fd) const {
-    ssize_t ignored = write(fd, buf_, len_);
-    (void)ignored;
-  }
-
-private:
-  char buf_[512];
-  size_t len_ = 0;
-};
-
 // Where a thread whose kernel faulted resumes after the signal handler returned.
 [[noreturn]] void abandonFaultedGroup(Runner *r) noexcept { abortGroup(*r); }
 
@@ -158,18 +119,15 @@ void onFault(int sig, siginfo_t *info, void *ucv) {
     if (a < sp + 256 && a + 65536 > sp)
       overflow = true;
   }
-  const fcl_group_ctx *c = r->group.ctx;
-  uint64_t gid[3] = {0, 0, 0};
-  if (c)
-    std::memcpy(gid, c->group_id, sizeof gid);
-  SignalSafeText msg;
-  msg << "FiberCL: kernel '" << r->kernelName << "' crashed in work-group (" << gid[0] << ","
-      << gid[1] << "," << gid[2] << "): " << signalName(sig) << " ("
-      << describe(sig, info->si_code, overflow);
+  // Only async-signal-safe code here: Report does not allocate.
+  Report msg;
+  msg.kernel(r->kernelName) << " crashed in ";
+  msg.group(r->group.ctx) << ": " << signalName(sig) << " ("
+                          << describe(sig, info->si_code, overflow);
   if ((sig == SIGSEGV || sig == SIGBUS) && info->si_code != SI_KERNEL)
     (msg << " at address ").hex(uintptr_t(addr));
   msg << ")\n";
-  msg.writeTo(STDERR_FILENO);
+  msg.emit();
   resumeInAbandon(r, ucv);
 }
 
@@ -211,14 +169,10 @@ void onStop(int sig, siginfo_t *info, void *ucv) {
   if (!r->inKernel || !inJitCode(ucv))
     return;
   r->inKernel = 0;
-  const fcl_group_ctx *c = r->group.ctx;
-  uint64_t gid[3] = {0, 0, 0};
-  if (c)
-    std::memcpy(gid, c->group_id, sizeof gid);
-  SignalSafeText msg;
-  msg << "FiberCL: kernel '" << r->kernelName << "': work-group (" << gid[0] << "," << gid[1]
-      << "," << gid[2] << ") stopped\n";
-  msg.writeTo(STDERR_FILENO);
+  Report msg;
+  msg.kernel(r->kernelName) << ": ";
+  msg.group(r->group.ctx) << " stopped\n";
+  msg.emit();
   resumeInAbandon(r, ucv);
 }
 
@@ -244,16 +198,13 @@ Runner *currentRunner() noexcept { return tlsRunner; }
 // finish, nor the command. Reported, and the group abandoned like a faulting one.
 [[noreturn]] void endlessLoop(const char *where) noexcept {
   Runner *r = tlsRunner;
-  const fcl_group_ctx *c = r ? r->group.ctx : nullptr;
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s' in work-group (%llu,%llu,%llu) entered a loop that can "
-               "never exit%s%s%s, so the command could never complete: it fails. (A wait for "
-               "another work-group must re-read what that group writes: an atomic or "
-               "volatile load.)\n",
-               r ? r->kernelName : "?", c ? (unsigned long long)c->group_id[0] : 0ull,
-               c ? (unsigned long long)c->group_id[1] : 0ull,
-               c ? (unsigned long long)c->group_id[2] : 0ull, where && *where ? " (" : "",
-               where ? where : "", where && *where ? ")" : "");
+  Report msg;
+  msg.kernel(r ? r->kernelName : "?") << " in ";
+  msg.group(r ? r->group.ctx : nullptr) << " entered a loop that can never exit";
+  msg.at(where) << ", so the command could never complete: it fails. (A wait for another "
+                   "work-group must re-read what that group writes: an atomic or volatile "
+                   "load.)\n";
+  msg.emit();
   if (!r || !r->inKernel)
     std::abort(); // kernel code runs only under a runner
   abortGroup(*r);

@@ -4,10 +4,9 @@
 // (created when it is first reached) and a barrier jumps directly to the next
 // work-item, the last one back to work-item 0. Everything here runs across context
 // switches, so it is noexcept: nothing may unwind across fibers.
-#include <cinttypes>
-#include <cstdio>
 #include <new>
 
+#include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace bctx = boost::context::detail;
@@ -24,11 +23,10 @@ namespace {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
-  const fcl_group_ctx *c = g.ctx;
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s': cannot allocate work-item stacks for "
-               "work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
-               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2]);
+  Report msg;
+  msg.kernel(g.runner->kernelName) << ": cannot allocate work-item stacks for ";
+  msg.group(g.ctx) << "\n";
+  msg.emit();
   abortGroup(*g.runner);
 }
 
@@ -132,7 +130,7 @@ void fiberMain(bctx::transfer_t t) noexcept {
   }
   g.fiberMode = true;
   g.item0Fiber = g.runner->san.running;
-  g.runner->fiberGroups->fetch_add(1, std::memory_order_relaxed);
+  g.runner->counters.fiberGroups.fetch_add(1, std::memory_order_relaxed);
 }
 
 void releaseStacks(GroupState &g) noexcept {
@@ -159,44 +157,32 @@ void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0
                        bool firstRound) noexcept {
   uint32_t x, y, z;
   localIdOf(g, item, x, y, z);
-  char detail[256];
+  Report msg;
+  msg.kernel(g.runner->kernelName) << ": barrier divergence in ";
+  msg.group(g.ctx) << ": ";
+  msg.item(x, y, z);
   if (item0Site < 0 && firstRound)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) reached barrier #%" PRId64
-                  " but earlier work-items finished without reaching it",
-                  x, y, z, site);
+    msg << " reached barrier #" << site << " but earlier work-items finished without reaching it";
   else if (item0Site < 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
-                  " but work-item (0,0,0) finished",
-                  x, y, z, site);
+    msg << " waits at barrier #" << site << " but work-item (0,0,0) finished";
   else if (site < 0)
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) finished but work-item (0,0,0) waits at "
-                  "barrier #%" PRId64,
-                  x, y, z, item0Site);
+    msg << " finished but work-item (0,0,0) waits at barrier #" << item0Site;
   else
-    std::snprintf(detail, sizeof detail,
-                  "work-item (%u,%u,%u) waits at barrier #%" PRId64
-                  " but work-item (0,0,0) waits at barrier #%" PRId64,
-                  x, y, z, site, item0Site);
-  const fcl_group_ctx *c = g.ctx;
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s': barrier divergence in work-group "
-               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): %s\n",
-               g.runner->kernelName, c->group_id[0], c->group_id[1], c->group_id[2],
-               detail);
+    msg << " waits at barrier #" << site << " but work-item (0,0,0) waits at barrier #"
+        << item0Site;
+  msg << "\n";
   // Where the barriers are in the source, when the compiler knows.
   const auto *describe = g.runner->describeSite;
   if (describe && *describe) {
-    if (site > 0)
-      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", site,
-                   (*describe)(uint32_t(site)).c_str());
-    if (item0Site > 0 && item0Site != site)
-      std::fprintf(stderr, "  barrier #%" PRId64 " is at %s\n", item0Site,
-                   (*describe)(uint32_t(item0Site)).c_str());
+    try {
+      if (site > 0)
+        msg << "  barrier #" << site << " is at " << (*describe)(uint32_t(site)) << "\n";
+      if (item0Site > 0 && item0Site != site)
+        msg << "  barrier #" << item0Site << " is at " << (*describe)(uint32_t(item0Site)) << "\n";
+    } catch (...) {
+    }
   }
-  std::fflush(stderr);
+  msg.emit();
   abortGroup(*g.runner);
 }
 

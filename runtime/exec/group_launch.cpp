@@ -1,10 +1,12 @@
-// Launching work-groups: per-group context, local memory and the recovery point.
+// Launching work-groups to run to completion: a chunk of groups with one context and
+// local-memory block.
 #include "runtime/exec/group_launch.hpp"
 
 #include <csignal>
-#include <cstdio>
 
+#include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace fibercl::exec {
@@ -32,48 +34,21 @@ void prepareNDRange(Job &job, unsigned threads) {
   job.chunk = chunk < 1 ? 1 : chunk;
 }
 
-namespace {
-
-// Calls the work-group function; false if the group was abandoned (fault or
-// divergence jumped back here). Kept out of line: __builtin_setjmp makes the frame
-// special, and __builtin_longjmp must come from another function.
-[[gnu::noinline]] bool callGuarded(Runner &r, fcl_work_group_fn entry, void **args,
-                                   fcl_group_ctx *ctx) noexcept {
-  if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
-    r.recoverFiber = r.san.running;
-    r.inKernel = 1;
-    entry(args, ctx);
-    r.inKernel = 0;
-    return true;
-  }
-  sanLanded(r.san);
-  return false;
-}
-
-} // namespace
-
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   const NDRange &R = job.range;
   ActiveLaunch active(r, job.serial);
-  fcl_group_ctx ctx;
-  for (unsigned d = 0; d < 3; ++d) {
-    ctx.global_offset[d] = R.globalOffset[d];
-    ctx.global_size[d] = R.globalSize[d];
-    ctx.enqueued_local_size[d] = R.localSize[d];
-    ctx.num_groups[d] = job.numGroups[d];
-  }
-  ctx.work_dim = R.workDim;
-  ctx.reserved = 0;
-  ctx.coop = 0; // cooperative kernels always run as yielding launches
   // Groups run to completion: no yield state, so yield points, if the kernel has any,
-  // are skipped.
-  ctx.yield_state = 0;
-  ctx.local_mem = 0;
+  // are skipped; no cooperative view (cooperative kernels always run as yielding
+  // launches).
+  const LaunchContext launch(job);
+  fcl_group_ctx ctx = launch.make();
   if (R.localMemSize) {
     void *block = r.localMemory(R.localMemSize);
     if (!block) {
-      std::fprintf(stderr, "FiberCL: kernel '%s': cannot allocate %llu bytes of local memory\n",
-                   R.kernelName.c_str(), (unsigned long long)R.localMemSize);
+      Report msg;
+      msg.kernel(R.kernelName) << ": cannot allocate " << R.localMemSize
+                               << " bytes of local memory\n";
+      msg.emit();
       return job.fail(kOutOfResources);
     }
     ctx.local_mem = reinterpret_cast<uintptr_t>(block);
@@ -85,17 +60,10 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
 
   const uint64_t ng0 = job.numGroups[0], ng1 = job.numGroups[1];
   uint64_t g[3];
-  g[0] = begin % ng0;
-  g[1] = (begin / ng0) % ng1;
-  g[2] = begin / ng0 / ng1;
+  launch.groupIdOf(begin, g);
   for (uint64_t i = begin; i < end; ++i) {
-    for (unsigned d = 0; d < 3; ++d) {
-      ctx.group_id[d] = g[d];
-      uint64_t start = g[d] * R.localSize[d];
-      uint64_t left = R.globalSize[d] - start;
-      ctx.local_size[d] = left < R.localSize[d] ? left : R.localSize[d];
-    }
-    if (!callGuarded(r, R.entry, R.args, &ctx)) {
+    launch.placeGroup(ctx, g);
+    if (!runGuarded(r, job, &ctx, r.san.running, nullptr)) {
       resetGroup(r.group); // left through the recovery point (fault, divergence)
       r.group.ctx = nullptr;
       return job.fail(kOutOfResources);

@@ -1,5 +1,5 @@
-// Launching work-groups: fills each group's fcl_group_ctx and calls the kernel's
-// work-group function under the runner's recovery point.
+// Launching work-groups to run to completion, chunk by chunk (group_entry.hpp builds
+// their contexts and calls them).
 #pragma once
 
 #include <cstdint>

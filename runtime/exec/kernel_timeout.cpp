@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
@@ -104,11 +104,12 @@ void KernelWatchdog::run() {
 
 void KernelWatchdog::expire(Job &job) {
   const NDRange &R = job.range;
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s' has run for longer than FIBERCL_KERNEL_TIMEOUT=%g "
-               "seconds: the command fails (CL_OUT_OF_RESOURCES), and its work-groups still "
-               "running are stopped\n",
-               R.kernelName.c_str(), R.scheduling.kernelTimeoutSeconds);
+  Report msg;
+  msg.kernel(R.kernelName) << " has run for longer than FIBERCL_KERNEL_TIMEOUT="
+                           << R.scheduling.kernelTimeoutSeconds
+                           << " seconds: the command fails (CL_OUT_OF_RESOURCES), and its "
+                              "work-groups still running are stopped\n";
+  msg.emit();
   if (YieldShared *sh = job.yield.get()) {
     // As after a deadlock: its workers leave every group not running, and whoever
     // claims a group not started completes it.

@@ -2,10 +2,9 @@
 // FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_REGIONS_END). The
 // work-group function runs the regions itself; the runtime provides the frames that
 // hold values across barriers and reports barrier divergence the way the fibers do.
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 
+#include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
 using fibercl::exec::GroupState;
@@ -14,13 +13,11 @@ namespace {
 
 [[noreturn, gnu::cold, gnu::noinline]] void outOfFrames(GroupState &g,
                                                        uint64_t bytes) noexcept {
-  const fcl_group_ctx *c = g.ctx;
-  std::fprintf(stderr,
-               "FiberCL: kernel '%s': cannot allocate %" PRIu64
-               " bytes for the work-items' values across barriers in work-group "
-               "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
-               g.runner->kernelName, bytes, c->group_id[0], c->group_id[1], c->group_id[2]);
-  std::fflush(stderr);
+  fibercl::exec::Report msg;
+  msg.kernel(g.runner->kernelName)
+      << ": cannot allocate " << bytes << " bytes for the work-items' values across barriers in ";
+  msg.group(g.ctx) << "\n";
+  msg.emit();
   fibercl::exec::abortGroup(*g.runner);
 }
 

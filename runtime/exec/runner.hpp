@@ -102,9 +102,8 @@ private:
 };
 
 struct Runner {
-  Runner(size_t stackSize, std::atomic<uint64_t> *stacksCreated,
-         std::atomic<uint64_t> *fiberGroups)
-      : stacks(stackSize, stacksCreated), fiberGroups(fiberGroups) {
+  Runner(size_t stackSize, ExecCounters &counters)
+      : stacks(stackSize, counters), counters(counters) {
     group.runner = this;
   }
   ~Runner();
@@ -117,7 +116,7 @@ struct Runner {
   StackPool stacks;
   GroupState group;
   AltStack alt;
-  std::atomic<uint64_t> *fiberGroups;
+  ExecCounters &counters;
 
   // Recovery point of the group being run (__builtin_setjmp buffer), valid while
   // inKernel is set. Faults and barrier divergence __builtin_longjmp here.

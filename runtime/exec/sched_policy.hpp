@@ -48,7 +48,7 @@ public:
   // worker (including y).
   virtual bool switchAtYield(YieldGroup &y, bool progressed, bool canAdmit,
                              size_t local) noexcept = 0;
-  // Does a launch begin with the GPU-like start (yield_launch.hpp)? The fair policies
+  // Does a launch begin with the GPU-like start (gpu_like_start.hpp)? The fair policies
   // do; the unfair one runs the group that holds a worker on.
   virtual bool gpuLikeStart() const noexcept { return true; }
   // Unfair: at a yield point where a waiting group could be admitted, admit it on

@@ -59,8 +59,8 @@ size_t defaultStackSize() {
   return (size + page - 1) / page * page;
 }
 
-StackPool::StackPool(size_t stackSize, std::atomic<uint64_t> *created)
-    : size_(stackSize), guard_(pageSize()), created_(created) {}
+StackPool::StackPool(size_t stackSize, ExecCounters &counters)
+    : size_(stackSize), guard_(pageSize()), counters_(counters) {}
 
 StackPool::~StackPool() {
   for (Stack *s : all_) {
@@ -135,7 +135,7 @@ Stack *StackPool::take() noexcept {
     delete s;
     return nullptr;
   }
-  created_->fetch_add(1, std::memory_order_relaxed);
+  counters_.stacksCreated.fetch_add(1, std::memory_order_relaxed);
   return s;
 }
 

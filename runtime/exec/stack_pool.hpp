@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/exec/exec_counters.hpp"
+
 namespace fibercl::exec {
 
 // One fiber stack. `base` is the lowest mapped address (the guard page); the usable
@@ -35,8 +37,9 @@ struct Stack {
 // of a large work-group size are resident at once (YieldShared's constructor).
 class StackPool {
 public:
-  // `created` counts stacks ever mapped (shared by all pools of an executor).
-  StackPool(size_t stackSize, std::atomic<uint64_t> *created);
+  // `counters.stacksCreated` counts stacks ever mapped (shared by all pools of an
+  // executor).
+  StackPool(size_t stackSize, ExecCounters &counters);
   ~StackPool();
   StackPool(const StackPool &) = delete;
   StackPool &operator=(const StackPool &) = delete;
@@ -54,7 +57,7 @@ public:
 private:
   size_t size_;
   size_t guard_;
-  std::atomic<uint64_t> *created_;
+  ExecCounters &counters_;
   std::vector<Stack *> all_;
   std::vector<Stack *> free_;
 };

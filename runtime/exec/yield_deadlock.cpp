@@ -9,7 +9,7 @@ namespace fibercl::exec {
 
 // Has every occupant been found waiting `rounds` times in the current progress epoch?
 bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
-  uint64_t ep = sh.epoch();
+  uint64_t ep = sh.clock.epoch();
   bool any = false;
   for (uint64_t i = 0; i < sh.total; ++i) {
     GroupInfo &g = sh.info[i];
@@ -44,22 +44,16 @@ void declareDeadlock(YieldShared &sh) noexcept {
 void watchdog(YieldShared &sh) noexcept {
   if (sh.S.deterministic || sh.abandon.load(std::memory_order_relaxed))
     return;
-  // Progress events only bump the epoch (no clock reads on hot paths); the watchdog
-  // notes when it first saw the current epoch.
-  uint64_t ep = sh.epoch();
-  int64_t now = sh.nowNs();
-  if (sh.watchEpoch.load(std::memory_order_relaxed) != ep) {
-    sh.watchEpoch.store(ep, std::memory_order_relaxed);
-    sh.watchSinceNs.store(now, std::memory_order_relaxed);
-    sh.checking.store(false, std::memory_order_relaxed);
+  const int64_t quiet = sh.clock.stillFor();
+  if (quiet < 0) { // progress since the last look
+    sh.clock.checking.store(false, std::memory_order_relaxed);
     return;
   }
-  const int64_t quiet = now - sh.watchSinceNs.load(std::memory_order_relaxed);
   const int64_t timeout = int64_t(sh.S.deadlockTimeoutSeconds * 1e9);
   // Without the failed-await checks no group is ever found waiting: they are asked for
   // well before the timeout, so that rounds of them fit in it.
   if (quiet >= timeout / 4)
-    sh.checking.store(true, std::memory_order_relaxed);
+    sh.clock.checking.store(true, std::memory_order_relaxed);
   if (quiet < timeout)
     return;
   if (sh.canAdmit() || !allOccupantsStuck(sh, kParallelRounds))

@@ -35,41 +35,11 @@ Judgement judge(YieldGroup &y, bool waitingSite) noexcept {
   return failed ? Judgement::Waiting : Judgement::Undecided;
 }
 
-// The GPU-like start. Returns true while the group is in it (the decision is made
-// here: hold at the gate, or switch at every yield point in lockstep). `stepped`: the
-// group was not found waiting -- the checks run in lockstep, and a spinning group is
-// found waiting at each of its decisions there, so a step is work.
-bool startPhaseDecision(YieldShared &sh, YieldGroup &y, bool stepped, bool &go) noexcept {
-  switch (y.start) {
-  case StartPhase::Gated:
-    // First yield point: arrive, and give the worker back; the worker's loop holds
-    // the group until the whole wave has arrived.
-    y.start = StartPhase::Lockstep;
-    sh.arrive(y);
-    go = true;
-    return true;
-  case StartPhase::Lockstep:
-    if (sh.ringDone.load(std::memory_order_acquire)) { // the ring ended without it
-      y.start = StartPhase::Free;
-      return false;
-    }
-    if ((stepped && ++y.lockstepSteps >= kLockstepSteps) ||
-        ++y.lockstepYields >= kLockstepYields)
-      y.start = StartPhase::Free;
-    // Always back to the worker's loop, which passes the turn to the next group in
-    // the ring, whichever worker it is on.
-    go = true;
-    return true;
-  case StartPhase::Free: break;
-  }
-  return false;
-}
-
 } // namespace
 
 bool wantsAwaitChecks(const YieldShared &sh, const YieldGroup &y) noexcept {
   return sh.S.deterministic || y.start != StartPhase::Free ||
-         sh.checking.load(std::memory_order_relaxed);
+         sh.clock.checking.load(std::memory_order_relaxed);
 }
 
 } // namespace fibercl::exec
@@ -86,7 +56,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     return;
   }
   YieldShared &sh = *y->sh;
-  ++y->local->yields;
+  ++y->local->tally.decisions;
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);
 
@@ -94,9 +64,9 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   // iteration (or spinning while the checks are off) yields as often as a waiting one.
   const bool progressed = j == Judgement::Progress;
   if (j == Judgement::Progress)
-    sh.progressEvent(y->local->worker);
+    sh.clock.event(y->local->worker);
   // Decisions at which the group was found waiting, in the current progress epoch.
-  uint64_t ep = sh.epoch();
+  uint64_t ep = sh.clock.epoch();
   if (info.epochSeen.load(std::memory_order_relaxed) != ep) {
     info.epochSeen.store(ep, std::memory_order_relaxed);
     info.waitsSince.store(j == Judgement::Waiting, std::memory_order_release);
@@ -123,13 +93,13 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
             kDeterministicRounds * info.decisionsPerRound.load(std::memory_order_relaxed) &&
         allOccupantsStuck(sh, kDeterministicRounds))
       declareDeadlock(sh);
-  } else if ((y->local->yields & 15) == 0) {
+  } else if ((y->local->tally.decisions & 15) == 0) {
     watchdog(sh); // reads the clock: not at every decision
   }
   bool go = false;
   if (sh.abandon.load(std::memory_order_relaxed)) {
     go = true;
-  } else if (startPhaseDecision(sh, *y, j != Judgement::Waiting, go)) {
+  } else if (y->start != StartPhase::Free && sh.start.decide(*y, j != Judgement::Waiting, go)) {
     y->ys.countdown = 1;
   } else {
     go = sh.policy->switchAtYield(*y, progressed, canAdmit, y->local->groups.size());
@@ -138,7 +108,7 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   y->ys.checking = wantsAwaitChecks(sh, *y);
   if (!go)
     return;
-  ++y->local->switches;
+  ++y->local->tally.switches;
   SanFibers &san = g.runner->san;
   y->suspendedOn = san.running; // the group's own stack or a work-item's
   sanSwitching(san, san.thread);

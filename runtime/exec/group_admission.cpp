@@ -1,0 +1,171 @@
+// Admission of a yielding launch's groups: a place under the occupancy bound, the
+// next start from the group set, the group's stack, object and local memory, and its
+// fiber, ready to run. Code that runs on a group fiber (or across a switch) is
+// noexcept: nothing unwinds across fibers.
+#include <cstdlib>
+#include <new>
+
+#include "runtime/exec/coop_launch.hpp"
+#include "runtime/exec/group_entry.hpp"
+#include "runtime/exec/job.hpp"
+#include "runtime/exec/report.hpp"
+#include "runtime/exec/yield_launch.hpp"
+
+namespace bctx = boost::context::detail;
+
+namespace fibercl::exec {
+namespace {
+
+using JumpFn = bctx::transfer_t (*)(bctx::fcontext_t, void *) noexcept;
+const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
+
+// The group's fiber: runs the work-group function once, then returns to the worker
+// for good.
+void groupMain(bctx::transfer_t t) noexcept {
+  YieldGroup &y = *static_cast<YieldGroup *>(t.data);
+  SanFibers &san = y.gs.runner->san;
+  sanSwitched(san);
+  y.back = t.fctx;
+  if (!runGuarded(*y.gs.runner, y.sh->job, &y.ctx, &y.fiber, &y.recover)) {
+    resetGroup(y.gs); // left through the recovery point (fault, divergence)
+    y.aborted = true;
+  }
+  y.finished = true;
+  sanSwitching(san, san.thread, /*ending=*/true);
+  jumpTo(y.back, &y);
+  __builtin_trap(); // a finished group is never resumed
+}
+
+// A place under the bound (always, when unbounded), unless the launch is abandoned.
+bool takePlace(YieldShared &sh) noexcept {
+  if (sh.S.occupancy == 0)
+    return !sh.abandon.load(std::memory_order_relaxed);
+  uint32_t occ = sh.occupant.load(std::memory_order_relaxed);
+  for (;;) {
+    if (sh.abandon.load(std::memory_order_relaxed) || occ >= sh.S.occupancy)
+      return false;
+    if (sh.occupant.compare_exchange_weak(occ, occ + 1, std::memory_order_acq_rel))
+      return true;
+  }
+}
+
+// The group admitted `k`-th could not be created: the launch fails. It is counted as
+// abandoned by the abandon path (the group set moved past it).
+void lose(YieldShared &sh, LocalSched &L, uint64_t k) noexcept {
+  Report msg;
+  msg.kernel(sh.job.range.kernelName) << ": out of memory for a work-group\n";
+  msg.emit();
+  int32_t expected = kComplete;
+  sh.job.status.compare_exchange_strong(expected, kOutOfResources);
+  sh.abandon.store(true);
+  if (sh.S.occupancy)
+    sh.occupant.fetch_sub(1);
+  sh.info[sh.groups.groupAt(k)].phase.store(uint8_t(GroupPhase::Abandoned));
+  L.lost += 1;
+}
+
+// A group object with a stack and the launch's local memory, or null if one of them
+// cannot be had.
+YieldGroup *create(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
+  Stack *stack = r.stacks.take();
+  YieldGroup *y = nullptr;
+  if (stack) {
+    if (!L.spare.empty()) {
+      y = L.spare.back();
+      L.spare.pop_back();
+    } else {
+      y = new (std::nothrow) YieldGroup;
+    }
+  }
+  const uint64_t localSize = sh.job.range.localMemSize;
+  void *lm = nullptr;
+  if (y && localSize && posix_memalign(&lm, 4096, size_t(localSize)) != 0)
+    lm = nullptr;
+  if (!y || (localSize && !lm)) {
+    if (stack)
+      r.stacks.give(stack);
+    delete y;
+    return nullptr;
+  }
+  y->resetRun();
+  y->stack = stack;
+  y->localMem = lm;
+  return y;
+}
+
+// Makes `y` the group of `start`, admitted `k`-th: its context and fiber, ready to run.
+void prepare(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y, uint64_t k,
+             GroupStart &start) noexcept {
+  y.inWave = k < sh.start.waveSize();
+  y.start = y.inWave ? StartPhase::Gated : StartPhase::Free;
+  y.ys.checking = wantsAwaitChecks(sh, y);
+  y.sh = &sh;
+  y.local = &L;
+  y.gid = start.gid;
+  y.startSite = start.site;
+  y.startFrame = std::move(start.frame);
+  y.gs.runner = &r;
+  y.gs.yieldGroup = &y;
+  const LaunchContext launch(sh.job);
+  uint64_t gid[3];
+  launch.groupIdOf(y.gid, gid);
+  fcl_group_ctx &c = y.ctx;
+  c = launch.make();
+  launch.placeGroup(c, gid);
+  c.local_mem = reinterpret_cast<uintptr_t>(y.localMem);
+  c.coop = sh.coop ? reinterpret_cast<uintptr_t>(&sh.coop->view) : 0;
+  c.runtime = reinterpret_cast<uintptr_t>(&y.gs);
+  c.yield_state = reinterpret_cast<uintptr_t>(&y.ys);
+  y.gs.ctx = &c;
+  sh.policy->admitted(y);
+  // A wave group stops at its first yield point (the gate).
+  y.ys.countdown = y.inWave ? 1 : sh.policy->initialCountdown();
+  char *top = y.stack->top();
+  y.fctx = bctx::make_fcontext(top, size_t(top - y.stack->limit()), &groupMain);
+  sanFiberCreated(y.fiber, y.stack->limit(), size_t(top - y.stack->limit()));
+  y.suspendedOn = &y.fiber;
+}
+
+} // namespace
+
+YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
+  if (!takePlace(sh))
+    return nullptr;
+  GroupStart start;
+  uint64_t k = 0;
+  if (!sh.groups.takeStart(start, k)) {
+    if (sh.S.occupancy)
+      sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
+    return nullptr;
+  }
+  YieldGroup *y = create(r, sh, L);
+  if (!y) {
+    lose(sh, L, k);
+    return nullptr;
+  }
+  prepare(r, sh, L, *y, k, start);
+  sh.info[y->gid].phase.store(uint8_t(GroupPhase::Admitted), std::memory_order_release);
+  sh.clock.event(L.worker);
+  try {
+    L.groups.push_back(y);
+  } catch (...) {
+    std::abort();
+  }
+  if (sh.trace.on())
+    sh.trace.event("admit", 'i', L.worker, "\"group\":" + std::to_string(y->gid));
+  return y;
+}
+
+void releaseGroup(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
+  resetGroup(y->gs);
+  r.stacks.give(y->stack);
+  std::free(y->localMem);
+  y->localMem = nullptr;
+  try {
+    L.spare.push_back(y); // reused by the next admission on this worker
+  } catch (...) {
+    delete y;
+  }
+}
+
+} // namespace fibercl::exec

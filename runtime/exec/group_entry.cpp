@@ -1,0 +1,25 @@
+// runGuarded (group_entry.hpp).
+#include "runtime/exec/group_entry.hpp"
+
+#include <cstring>
+
+#include "runtime/exec/runner.hpp"
+
+namespace fibercl::exec {
+
+bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
+                intptr_t (*keep)[5]) noexcept {
+  if (__builtin_setjmp(reinterpret_cast<void **>(r.recover)) == 0) {
+    if (keep)
+      std::memcpy(*keep, r.recover, sizeof *keep);
+    r.recoverFiber = fiber;
+    r.inKernel = 1;
+    job.range.entry(job.range.args, ctx);
+    r.inKernel = 0;
+    return true;
+  }
+  sanLanded(r.san);
+  return false;
+}
+
+} // namespace fibercl::exec
