@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <new>
 
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/runner.hpp"
 
 namespace bctx = boost::context::detail;
