@@ -7,6 +7,6 @@
 
 // They run on work-items' fibers, where nothing may unwind: noexcept.
 #define FCL_HOST_FN(NAME, ret, symbol, params) extern "C" ret symbol params noexcept;
-#define FCL_HOST_NORETURN_FN(NAME, ret, symbol, params)                                  \
+#define FCL_HOST_NORETURN_FN(NAME, ret, symbol, params)                                            \
   extern "C" [[noreturn]] ret symbol params noexcept;
 #include "fibercl/host_abi.def"

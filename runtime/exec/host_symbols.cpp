@@ -13,7 +13,7 @@ namespace fibercl::exec {
 
 std::map<std::string, void *> hostSymbols() {
   return {
-#define FCL_HOST_FN(NAME, ret, symbol, params)                                           \
+#define FCL_HOST_FN(NAME, ret, symbol, params)                                                     \
   {FIBERCL_HOST_##NAME, reinterpret_cast<void *>(&symbol)},
 #include "fibercl/host_abi.def"
   };

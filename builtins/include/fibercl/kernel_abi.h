@@ -97,9 +97,6 @@ typedef struct fcl_coop_view {
 #define FIBERCL_MAX_WORK_GROUP_SIZE 4096
 #define FIBERCL_COLLECTIVE_SCRATCH_BYTES (8 * (FIBERCL_MAX_WORK_GROUP_SIZE + 1))
 
-/* The functions of the runtime that JIT-compiled code calls (absolute symbols), with
- * what each does: fibercl/host_abi.def. */
-
 /* Bit of FIBERCL_HOST_YIELD's `site`: the yield point is inside a loop that may spin
  * (one whose exit depends on memory another group can write). There, whether the group
  * waits is told by its failed awaits and advances (fcl_yield_state); at any other
@@ -116,9 +113,11 @@ typedef void (*fcl_work_group_fn)(void **args, fcl_group_ctx *ctx);
 #ifdef __cplusplus
 }
 
-/* The host functions' names, for the compiler and the runtime: FIBERCL_HOST_YIELD is
- * "__fibercl_host_yield", and so on (constants, not macros). */
-#define FCL_HOST_FN(NAME, ret, symbol, params)                                           \
+/* The functions of the runtime that JIT-compiled code calls (absolute symbols) are
+ * listed, with what each does, in fibercl/host_abi.def. Their names, for the compiler
+ * and the runtime: FIBERCL_HOST_YIELD is "__fibercl_host_yield", and so on (constants,
+ * not macros). */
+#define FCL_HOST_FN(NAME, ret, symbol, params)                                                     \
   inline constexpr char FIBERCL_HOST_##NAME[] = #symbol;
 #include "fibercl/host_abi.def"
 #endif

@@ -37,8 +37,8 @@ template <typename Ret, typename... Params> struct LlvmFunctionType<Ret(Params..
 
 const char *hostFunctionName(HostFunction f) {
   switch (f) {
-#define FCL_HOST_FN(NAME, ret, symbol, params)                                           \
-  case HostFunction::NAME:                                                               \
+#define FCL_HOST_FN(NAME, ret, symbol, params)                                                     \
+  case HostFunction::NAME:                                                                         \
     return FIBERCL_HOST_##NAME;
 #define FCL_HOST_LIBRARY_FN(NAME, ret, symbol, params)
 #define FCL_HOST_RENAMED_FN(NAME, ret, symbol, params)
@@ -51,8 +51,8 @@ const char *hostFunctionName(HostFunction f) {
 
 llvm::FunctionType *hostFunctionType(llvm::LLVMContext &c, HostFunction f) {
   switch (f) {
-#define FCL_HOST_FN(NAME, ret, symbol, params)                                           \
-  case HostFunction::NAME:                                                               \
+#define FCL_HOST_FN(NAME, ret, symbol, params)                                                     \
+  case HostFunction::NAME:                                                                         \
     return LlvmFunctionType<ret params>::get(c);
 #define FCL_HOST_LIBRARY_FN(NAME, ret, symbol, params)
 #define FCL_HOST_RENAMED_FN(NAME, ret, symbol, params)
