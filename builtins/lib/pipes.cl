@@ -13,9 +13,10 @@
 #include "fcl_internal.h"
 #include "fibercl/pipe_abi.h"
 
-ulong __fibercl_host_pipe_reserve(__global fcl_pipe *p, uint n, uint write);
-void __fibercl_host_pipe_commit(__global fcl_pipe *p, ulong reservation, uint write);
-uint __fibercl_host_pipe_packets(__global fcl_pipe *p, uint write);
+/* The runtime's pipe functions this library calls (the host ABI's FCL_HOST_LIBRARY_FN). */
+#define FCL_HOST_FN(NAME, ret, symbol, params)
+#define FCL_HOST_LIBRARY_FN(NAME, ret, symbol, params) ret symbol params;
+#include "fibercl/host_abi.def"
 __local void *__fibercl_collective_scratch(void);
 
 #define FCL_READ 0u

@@ -3,7 +3,8 @@
 // Where every symbol of the JIT-compiled code comes from:
 //   __fibercl_wg_<kernel>     the binary's IR (the only external definitions)
 //   everything else defined   the binary's IR, internal (user code + builtins library)
-//   __fibercl_host_*, printf  the runtime, as absolute symbols (compiler::HostSymbols)
+//   __fibercl_host_*          the runtime, as absolute symbols (compiler::HostSymbols;
+//                             the list: fibercl/host_abi.def)
 //   sinf, exp, memcpy, ...    the C library and libm of this process, looked up by the
 //                             generators (pipeline.cpp's checkUndefined only lets
 //                             through names LLVM knows as library functions)

@@ -1,5 +1,5 @@
 // __fibercl_host_coop: the runtime side of the cooperative kernels functions
-// (FIBERCL_HOST_COOP in kernel_abi.h). Every work-item of a group makes the same
+// (FIBERCL_HOST_COOP in fibercl/host_abi.def). Every work-item of a group makes the same
 // sequence of calls; the first work-item to make the group's j-th call decides for the
 // group, and the others get the same answer at their j-th call. Waiting at a global barrier goes through the group's yield point, so
 // the scheduler runs the other groups meanwhile and a barrier that cannot complete is
@@ -7,11 +7,10 @@
 #include <cstring>
 
 #include "runtime/exec/coop_launch.hpp"
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 using namespace fibercl::exec;
-
-extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 site) noexcept;
 
 namespace {
 

@@ -114,8 +114,8 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
-// Host functions for JIT-compiled code (FIBERCL_HOST_RUN_ITEMS, FIBERCL_HOST_BARRIER,
-// printf), by symbol name, to pass to compiler::load.
+// Host functions for JIT-compiled code (every function of fibercl/host_abi.def), by
+// symbol name, to pass to compiler::load.
 std::map<std::string, void *> hostSymbols();
 
 } // namespace fibercl::exec

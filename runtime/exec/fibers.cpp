@@ -6,6 +6,7 @@
 // switches, so it is noexcept: nothing may unwind across fibers.
 #include <new>
 
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 

@@ -1,7 +1,7 @@
 // The books of a pipe's ring (fibercl/pipe_abi.h): reservations and commits, called by
 // JIT-compiled kernels through the builtins library. Packets themselves are copied by
 // the kernel; this only decides which slots, under the pipe's lock.
-#include "fibercl/pipe_abi.h"
+#include "runtime/exec/host_abi.hpp"
 
 #include <cstdint>
 #include <sched.h>

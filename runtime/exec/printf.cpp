@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/printf_format.hpp"
 #include "runtime/exec/printf_spec.hpp"
 
@@ -167,7 +168,10 @@ bool formatOpenCL(std::string &out, const char *fmt, va_list ap) {
 
 } // namespace fibercl::exec
 
-extern "C" int __fibercl_printf(const char *fmt, ...) {
+// The printf kernels call: writes the formatted text to stdout with one fwrite and
+// fflush, so lines from work-groups running in parallel do not interleave.
+// Returns 0 on success, -1 on error.
+extern "C" int __fibercl_host_printf(const char *fmt, ...) noexcept {
   std::string out;
   va_list ap;
   va_start(ap, fmt);

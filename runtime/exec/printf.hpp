@@ -13,8 +13,3 @@ namespace fibercl::exec {
 bool formatOpenCL(std::string &out, const char *format, va_list ap);
 
 } // namespace fibercl::exec
-
-// The printf kernels call: writes the formatted text to stdout with one fwrite and
-// fflush, so lines from work-groups running in parallel do not interleave.
-// Returns 0 on success, -1 on error.
-extern "C" int __fibercl_printf(const char *format, ...);

@@ -1,9 +1,10 @@
-// Host functions of kernels whose barriers are compiled as regions (kernel_abi.h:
+// Host functions of kernels whose barriers are compiled as regions (host_abi.def:
 // FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_REGIONS_END). The
 // work-group function runs the regions itself; the runtime provides the frames that
 // hold values across barriers and reports barrier divergence the way the fibers do.
 #include <cstdlib>
 
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 

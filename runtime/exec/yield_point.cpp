@@ -2,6 +2,7 @@
 // what the group did since its last decision (progress, waiting, or undecided), takes it through the
 // GPU-like start (gate, lockstep), checks for deadlock, and asks the policy whether
 // to give the worker to another occupant. Runs on the group's fiber: noexcept.
+#include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 namespace bctx = boost::context::detail;

@@ -82,7 +82,6 @@ typedef struct fcl_coop_view {
  * sequence of these calls (they are work-group functions); the first work-item to make
  * a group's j-th call decides for the group, and the others get the same answer at
  * their j-th call. */
-#define FIBERCL_HOST_COOP "__fibercl_host_coop"
 #define FCL_COOP_ENTRY 0    /* at the start: returns the fork site to resume at (0: none),
                                filling the frame with the transmitted bytes */
 #define FCL_COOP_KILL 1     /* offer_kill: returns FCL_COOP_LEAVE if accepted */
@@ -98,37 +97,6 @@ typedef struct fcl_coop_view {
 #define FIBERCL_MAX_WORK_GROUP_SIZE 4096
 #define FIBERCL_COLLECTIVE_SCRATCH_BYTES (8 * (FIBERCL_MAX_WORK_GROUP_SIZE + 1))
 
-/* Names of the symbols the runtime provides to JIT-compiled code (absolute symbols).
- *
- * FIBERCL_HOST_RUN_ITEMS(ctx, item, args): runs every work-item of the group,
- *   item(args, ctx, x, y, z) for each local id, switching between work-items at
- *   barriers. Used by the work-group function of kernels that contain barriers.
- * FIBERCL_HOST_BARRIER(ctx, site, flags): a work-group barrier reached by the current
- *   work-item; `site` identifies the barrier call site (divergence detection).
- * FIBERCL_HOST_PRINTF(format, ...): OpenCL C printf (kernels' calls to printf are
- *   renamed to it by the compiler).
- */
-#define FIBERCL_HOST_PRINTF "__fibercl_host_printf"
-#define FIBERCL_HOST_RUN_ITEMS "__fibercl_host_run_items"
-#define FIBERCL_HOST_BARRIER "__fibercl_host_barrier"
-/* Kernels whose barriers are compiled as regions (the compiler's barrier_regions.hpp):
- * FIBERCL_HOST_REGIONS_BEGIN(ctx, n, bytes) -> void *: the group's frames (`bytes`,
- *   64-aligned, for its n work-items' values live across barriers), or a report and
- *   the group abandoned if they cannot be allocated.
- * FIBERCL_HOST_ROUND_END(ctx, sites, n, region) -> fcl_u32: after every work-item ran
- *   region `region` (0: the kernel's start) and stored in sites[i] the barrier it
- *   stopped at (0: it finished): that site if all agree, else a barrier divergence
- *   report and the group abandoned.
- * FIBERCL_HOST_REGIONS_END(ctx): the group's work-items have all finished. */
-#define FIBERCL_HOST_REGIONS_BEGIN "__fibercl_host_regions_begin"
-#define FIBERCL_HOST_ROUND_END "__fibercl_host_round_end"
-#define FIBERCL_HOST_REGIONS_END "__fibercl_host_regions_end"
-/* FIBERCL_HOST_YIELD(ctx, site): a yield point whose countdown ran out; the runtime
- * may suspend the work-group here and run another (site: see KernelInfo::sites). */
-#define FIBERCL_HOST_YIELD "__fibercl_host_yield"
-/* FIBERCL_HOST_ENDLESS_LOOP(where): the work-group entered a loop it can never leave
- * ("<source>:12"); the runtime reports it and abandons the group (never returns). */
-#define FIBERCL_HOST_ENDLESS_LOOP "__fibercl_host_endless_loop"
 /* Bit of FIBERCL_HOST_YIELD's `site`: the yield point is inside a loop that may spin
  * (one whose exit depends on memory another group can write). There, whether the group
  * waits is told by its failed awaits and advances (fcl_yield_state); at any other
@@ -144,6 +112,14 @@ typedef void (*fcl_item_fn)(void **args, fcl_group_ctx *ctx, fcl_u32 x, fcl_u32 
 typedef void (*fcl_work_group_fn)(void **args, fcl_group_ctx *ctx);
 #ifdef __cplusplus
 }
+
+/* The functions of the runtime that JIT-compiled code calls (absolute symbols) are
+ * listed, with what each does, in fibercl/host_abi.def. Their names, for the compiler
+ * and the runtime: FIBERCL_HOST_YIELD is "__fibercl_host_yield", and so on (constants,
+ * not macros). */
+#define FCL_HOST_FN(NAME, ret, symbol, params)                                                     \
+  inline constexpr char FIBERCL_HOST_##NAME[] = #symbol;
+#include "fibercl/host_abi.def"
 #endif
 #endif
 

@@ -45,16 +45,12 @@ typedef struct fcl_pipe {
 
 #define FCL_PIPE_NULL_RESERVATION (~(fcl_u64)0)
 
-/* The runtime's functions (absolute symbols, like kernel_abi.h's), `write` 1 for the
- * writing side, 0 for the reading side:
- * FIBERCL_HOST_PIPE_RESERVE(pipe, n, write) -> fcl_u64: a reservation of n packets
- *   (to fill, or to read), or FCL_PIPE_NULL_RESERVATION if the pipe has not that much
- *   room (or data) now.
- * FIBERCL_HOST_PIPE_COMMIT(pipe, reservation, write): the reservation is done with.
- * FIBERCL_HOST_PIPE_PACKETS(pipe, write) -> fcl_u32: packets a reader could reserve
- *   now (write 0), or slots taken (write 1). */
-#define FIBERCL_HOST_PIPE_RESERVE "__fibercl_host_pipe_reserve"
-#define FIBERCL_HOST_PIPE_COMMIT "__fibercl_host_pipe_commit"
-#define FIBERCL_HOST_PIPE_PACKETS "__fibercl_host_pipe_packets"
+/* The runtime's functions kernels call for pipes are in fibercl/host_abi.def, where a
+ * pipe is an `FCL_GLOBAL fcl_pipe *`. */
+#ifdef __OPENCL_C_VERSION__
+#define FCL_GLOBAL __global
+#else
+#define FCL_GLOBAL
+#endif
 
 #endif

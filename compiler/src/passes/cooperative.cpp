@@ -15,6 +15,7 @@
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -84,14 +85,11 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *i8 = llvm::Type::getInt8Ty(c), *i32 = llvm::Type::getInt32Ty(c);
   llvm::Type *i64 = llvm::Type::getInt64Ty(c);
-  llvm::Type *ptr = llvm::PointerType::get(c, 0);
   const llvm::DataLayout &dl = m.getDataLayout();
   llvm::Function *marker = m.getFunction(kPointMarker);
   if (!marker || marker->use_empty())
     return llvm::PreservedAnalyses::all();
-  llvm::FunctionCallee hostCoop = m.getOrInsertFunction(
-      FIBERCL_HOST_COOP,
-      llvm::FunctionType::get(i32, {ptr, i32, i32, i32, i32, i32, ptr, i64}, false));
+  llvm::FunctionCallee hostCoop = declareHostFunction(m, HostFunction::COOP);
 
   for (llvm::Function &body : m) {
     if (!body.hasFnAttribute(kKernelAttr))

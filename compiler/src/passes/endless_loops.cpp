@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -54,7 +55,6 @@ std::string whereIs(const llvm::Loop &loop) {
 } // namespace
 
 llvm::PreservedAnalyses EndlessLoopsPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
-  llvm::LLVMContext &c = m.getContext();
   llvm::FunctionCallee report;
   bool changed = false;
   for (llvm::Function &f : m) {
@@ -71,10 +71,7 @@ llvm::PreservedAnalyses EndlessLoopsPass::run(llvm::Module &m, llvm::ModuleAnaly
     if (endless.empty())
       continue;
     if (!report) {
-      report = m.getOrInsertFunction(
-          FIBERCL_HOST_ENDLESS_LOOP,
-          llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)},
-                                  false));
+      report = declareHostFunction(m, HostFunction::ENDLESS_LOOP);
       if (auto *decl = llvm::dyn_cast<llvm::Function>(report.getCallee())) {
         decl->setDoesNotReturn();
         decl->setDoesNotThrow();

@@ -21,6 +21,7 @@
 #include <cstddef>
 
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 #include "passes.hpp"
 #include "work_item_loop.hpp"
 
@@ -32,13 +33,9 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::Type *ptr = llvm::PointerType::get(c, 0);
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
   llvm::Type *i64 = llvm::Type::getInt64Ty(c);
-  llvm::Type *voidTy = llvm::Type::getVoidTy(c);
-  llvm::FunctionCallee begin = m.getOrInsertFunction(
-      FIBERCL_HOST_REGIONS_BEGIN, llvm::FunctionType::get(ptr, {ptr, i32, i64}, false));
-  llvm::FunctionCallee roundEnd = m.getOrInsertFunction(
-      FIBERCL_HOST_ROUND_END, llvm::FunctionType::get(i32, {ptr, ptr, i32, i32}, false));
-  llvm::FunctionCallee end = m.getOrInsertFunction(
-      FIBERCL_HOST_REGIONS_END, llvm::FunctionType::get(voidTy, {ptr}, false));
+  llvm::FunctionCallee begin = declareHostFunction(m, HostFunction::REGIONS_BEGIN);
+  llvm::FunctionCallee roundEnd = declareHostFunction(m, HostFunction::ROUND_END);
+  llvm::FunctionCallee end = declareHostFunction(m, HostFunction::REGIONS_END);
   if (auto *f = llvm::dyn_cast<llvm::Function>(begin.getCallee()))
     f->addRetAttr(llvm::Attribute::NoAlias);
 

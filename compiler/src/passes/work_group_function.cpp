@@ -23,6 +23,7 @@
 #include "barrier_regions.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 #include "work_item_loop.hpp"
 
 namespace fibercl::compiler {
@@ -67,8 +68,7 @@ void buildItemRunner(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
     b.CreateRetVoid();
   }
 
-  llvm::FunctionCallee runItems = m.getOrInsertFunction(
-      FIBERCL_HOST_RUN_ITEMS, llvm::FunctionType::get(voidTy, {ptr, ptr, ptr}, false));
+  llvm::FunctionCallee runItems = declareHostFunction(m, HostFunction::RUN_ITEMS);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", &wg));
   b.SetCurrentDebugLocation(loc);
   b.CreateCall(runItems, {wg.getArg(1), item, wg.getArg(0)});

@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 
 namespace fibercl::compiler {
 
@@ -27,10 +28,7 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
                                                  llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
-  llvm::Type *ptr = llvm::PointerType::get(c, 0);
-  llvm::FunctionCallee hostBarrier = m.getOrInsertFunction(
-      FIBERCL_HOST_BARRIER, llvm::FunctionType::get(llvm::Type::getVoidTy(c),
-                                                    {ptr, i32, i32}, false));
+  llvm::FunctionCallee hostBarrier = declareHostFunction(m, HostFunction::BARRIER);
   // Never duplicated (jump threading, tail duplication, unrolling): each barrier site
   // must stay one call, or the barrier-region splitter would need a continuation per
   // copy (it fell back to fibers: "Duplicate integer as switch case").

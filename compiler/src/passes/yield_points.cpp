@@ -11,6 +11,7 @@
 // and which memory is shared: spin_loops.hpp.
 #include "await_checks.hpp"
 #include "fibercl/compiler/debug.hpp"
+#include "host_functions.hpp"
 #include "passes.hpp"
 #include "spin_loops.hpp"
 #include "yield_state_ir.hpp"
@@ -80,13 +81,7 @@ llvm::Value *changedByRMW(llvm::IRBuilder<> &b, llvm::AtomicRMWInst *rmw) {
 class Inserter {
 public:
   Inserter(llvm::Function &body, SiteTable &sites) : body_(body), sites_(sites) {
-    llvm::Module &m = *body.getParent();
-    llvm::LLVMContext &c = m.getContext();
-    hostYield_ = m.getOrInsertFunction(
-        FIBERCL_HOST_YIELD,
-        llvm::FunctionType::get(llvm::Type::getVoidTy(c),
-                                {llvm::PointerType::get(c, 0), llvm::Type::getInt32Ty(c)},
-                                false));
+    hostYield_ = declareHostFunction(*body.getParent(), HostFunction::YIELD);
     unsigned n = body.arg_size() - 4;
     ctx_ = body.getArg(n);
     llvm::IRBuilder<> b(&*body.getEntryBlock().getFirstInsertionPt());

@@ -15,11 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/exec/executor.hpp"
-
-extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
-                                         void **args) noexcept;
-extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
-                                       fcl_u32 flags) noexcept;
+#include "runtime/exec/host_abi.hpp"
 
 using fibercl::exec::Executor;
 using fibercl::exec::NDRange;
