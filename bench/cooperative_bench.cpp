@@ -157,7 +157,8 @@ cl_kernel kernelOf(Env &e, const char *name, cl_uint bound) {
 // Enqueues the work-stealing kernel on e.q (not waited for).
 cl_event startSteal(Env &e, cl_kernel k, cl_mem next, cl_mem out) {
   cl_int zero = 0, tasks = kTasks, work = kTaskWork;
-  ck(clEnqueueFillBuffer(e.q, next, &zero, sizeof zero, 0, sizeof zero, 0, nullptr, nullptr), "fill");
+  ck(clEnqueueFillBuffer(e.q, next, &zero, sizeof zero, 0, sizeof zero, 0, nullptr, nullptr),
+     "fill");
   clSetKernelArg(k, 0, sizeof next, &next);
   clSetKernelArg(k, 1, sizeof tasks, &tasks);
   clSetKernelArg(k, 2, sizeof work, &work);
@@ -267,7 +268,8 @@ int main(int argc, char **argv) {
   int reps = argc > 1 ? std::atoi(argv[1]) : 5;
   Env e = setup();
   std::printf("# FiberCL cooperative kernels, %u groups x %u work-items, occupancy bound %u, "
-              "medians of %d runs\n", kGroups, kLocal, kGroups, reps);
+              "medians of %d runs\n",
+              kGroups, kLocal, kGroups, reps);
 
   std::printf("\n## Cooperative overhead, nothing else running (seed 001 Table 2: mean 1.07, "
               "max 1.23)\n| kernel | plain ms | cooperative ms | ratio |\n|---|---|---|---|\n");

@@ -22,13 +22,13 @@
 
 namespace {
 
-[[noreturn]] void die(const std::string& msg) {
+[[noreturn]] void die(const std::string &msg) {
   std::fprintf(stderr, "fibercl_bench: %s\n", msg.c_str());
   std::fflush(stderr);
   std::abort();
 }
 
-void ck(cl_int err, const char* what) {
+void ck(cl_int err, const char *what) {
   if (err != CL_SUCCESS)
     die(std::string(what) + " failed with " + fibercl::cl_host::errorName(err) + " (" +
         std::to_string(err) + ")");
@@ -37,53 +37,53 @@ void ck(cl_int err, const char* what) {
 // One OpenCL platform under test: device, context, in-order queue, and programs
 // built on first use (outside the timed loops).
 struct Target {
-  std::string label;  // "FiberCL" or "PoCL"
+  std::string label; // "FiberCL" or "PoCL"
   cl_device_id dev = nullptr;
   cl_context ctx = nullptr;
   cl_command_queue q = nullptr;
   std::map<std::string, cl_program> programs;
   std::map<std::string, cl_kernel> kernels;
 
-  cl_program buildProgram(const std::string& src, const std::string& opts = "") {
+  cl_program buildProgram(const std::string &src, const std::string &opts = "") {
     fibercl::cl_host::BuildResult built = fibercl::cl_host::tryBuild(ctx, dev, {src}, opts);
     if (built.err != CL_SUCCESS)
       die(label + ": build failed (" + fibercl::cl_host::errorName(built.err) + "):\n" + built.log);
     return built.program;
   }
-  cl_kernel kernel(const std::string& key, const char* src, const char* name) {
+  cl_kernel kernel(const std::string &key, const char *src, const char *name) {
     auto it = kernels.find(key);
-    if (it != kernels.end()) return it->second;
-    cl_program& p = programs[src];
-    if (!p) p = buildProgram(src);
+    if (it != kernels.end())
+      return it->second;
+    cl_program &p = programs[src];
+    if (!p)
+      p = buildProgram(src);
     cl_int err;
     cl_kernel k = clCreateKernel(p, name, &err);
     ck(err, "clCreateKernel");
     kernels[key] = k;
     return k;
   }
-  cl_mem buffer(size_t bytes, const void* init = nullptr) {
+  cl_mem buffer(size_t bytes, const void *init = nullptr) {
     cl_int err;
     cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                              const_cast<void*>(init), &err);
+                              const_cast<void *>(init), &err);
     ck(err, "clCreateBuffer");
     return m;
   }
-  template <typename T>
-  std::vector<T> read(cl_mem m, size_t n) {
+  template <typename T> std::vector<T> read(cl_mem m, size_t n) {
     std::vector<T> v(n);
     ck(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(T), v.data(), 0, nullptr, nullptr),
        "clEnqueueReadBuffer");
     return v;
   }
-  void enqueue(cl_kernel k, cl_uint dims, const size_t* g, const size_t* l) {
+  void enqueue(cl_kernel k, cl_uint dims, const size_t *g, const size_t *l) {
     ck(clEnqueueNDRangeKernel(q, k, dims, nullptr, g, l, 0, nullptr, nullptr),
        "clEnqueueNDRangeKernel");
   }
   void finish() { ck(clFinish(q), "clFinish"); }
 };
 
-template <typename T>
-void setArg(cl_kernel k, cl_uint i, const T& v) {
+template <typename T> void setArg(cl_kernel k, cl_uint i, const T &v) {
   ck(clSetKernelArg(k, i, sizeof(T), &v), "clSetKernelArg");
 }
 
@@ -91,7 +91,7 @@ std::vector<std::unique_ptr<Target>> g_targets;
 
 // ---- kernels ---------------------------------------------------------------------
 
-const char* kStreamSrc = R"CLC(
+const char *kStreamSrc = R"CLC(
 __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i];
@@ -103,7 +103,7 @@ __kernel void saxpy(float alpha, __global const float* x, __global float* y) {
 __kernel void empty(__global int* counter) { counter[0] += 1; }
 )CLC";
 
-const char* kMandelSrc = R"CLC(
+const char *kMandelSrc = R"CLC(
 #pragma OPENCL FP_CONTRACT OFF
 __kernel void mandelbrot(__global uint* out, uint w, uint h, uint max_iter) {
   uint x = get_global_id(0), y = get_global_id(1);
@@ -122,7 +122,7 @@ __kernel void mandelbrot(__global uint* out, uint w, uint h, uint max_iter) {
 )CLC";
 
 // Math-heavy and barrier-free: the work-item loop must stay vectorised through the calls.
-const char* kMathSrc = R"CLC(
+const char *kMathSrc = R"CLC(
 __kernel void math_f32(__global const float* x, __global float* y) {
   size_t i = get_global_id(0);
   float v = x[i];
@@ -142,7 +142,7 @@ __kernel void math_f64(__global const double* x, __global double* y) {
 }
 )CLC";
 
-const char* kReduceSrc = R"CLC(
+const char *kReduceSrc = R"CLC(
 __kernel void reduce(__global const uint* in, __global uint* partial, __local uint* tmp) {
   uint lid = get_local_id(0);
   tmp[lid] = in[get_global_id(0)];
@@ -155,7 +155,7 @@ __kernel void reduce(__global const uint* in, __global uint* partial, __local ui
 }
 )CLC";
 
-const char* kSgemmSrc = R"CLC(
+const char *kSgemmSrc = R"CLC(
 #define TS 16
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
 void sgemm(uint n, __global const float* A, __global const float* B, __global float* C) {
@@ -177,7 +177,7 @@ void sgemm(uint n, __global const float* A, __global const float* B, __global fl
 
 // 5-point stencil: each 16x16 group loads its 18x18 tile (the block plus a one-cell
 // halo; cells outside the grid read as 0) into __local memory, then computes from it.
-const char* kStencilSrc = R"CLC(
+const char *kStencilSrc = R"CLC(
 #define TS 16
 #define TW (TS + 2)
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
@@ -197,7 +197,7 @@ void stencil(uint w, uint h, __global const float* in, __global float* out) {
 }
 )CLC";
 
-const char* kBarrierLoopSrc = R"CLC(
+const char *kBarrierLoopSrc = R"CLC(
 __kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
   uint lid = get_local_id(0), l = get_local_size(0);
   uint v = data[get_global_id(0)];
@@ -216,8 +216,8 @@ __kernel void barrier_loop(__global uint* data, __local uint* buf, int iters) {
 // One untimed warm-up launch (some implementations compile per local size on first
 // use), then one launch + clFinish per benchmark iteration. Returns the launches made,
 // warm-up included.
-int64_t timeLaunches(benchmark::State& state, Target* t, cl_kernel k, cl_uint dims,
-                     const size_t* g, const size_t* l) {
+int64_t timeLaunches(benchmark::State &state, Target *t, cl_kernel k, cl_uint dims, const size_t *g,
+                     const size_t *l) {
   t->enqueue(k, dims, g, l);
   t->finish();
   int64_t runs = 1;
@@ -229,7 +229,7 @@ int64_t timeLaunches(benchmark::State& state, Target* t, cl_kernel k, cl_uint di
   return runs;
 }
 
-void BM_VecAdd(benchmark::State& state, Target* t) {
+void BM_VecAdd(benchmark::State &state, Target *t) {
   const size_t n = 16u << 20;
   std::vector<float> a(n), b(n);
   for (size_t i = 0; i < n; ++i) {
@@ -244,7 +244,8 @@ void BM_VecAdd(benchmark::State& state, Target* t) {
   timeLaunches(state, t, k, 1, &n, nullptr);
   std::vector<float> c = t->read<float>(dc, n);
   for (size_t i = 0; i < n; ++i)
-    if (c[i] != a[i] + b[i]) die(t->label + " vecadd: wrong result at " + std::to_string(i));
+    if (c[i] != a[i] + b[i])
+      die(t->label + " vecadd: wrong result at " + std::to_string(i));
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 12));
   clReleaseMemObject(da);
@@ -252,7 +253,7 @@ void BM_VecAdd(benchmark::State& state, Target* t) {
   clReleaseMemObject(dc);
 }
 
-void BM_Saxpy(benchmark::State& state, Target* t) {
+void BM_Saxpy(benchmark::State &state, Target *t) {
   const size_t n = 16u << 20;
   std::vector<float> x(n), y(n);
   for (size_t i = 0; i < n; ++i) {
@@ -270,7 +271,8 @@ void BM_Saxpy(benchmark::State& state, Target* t) {
   std::vector<float> r = t->read<float>(dy, n);
   for (size_t i = 0; i < n; i += 97) {
     float want = 1.0f;
-    for (int64_t j = 0; j < runs; ++j) want = alpha * x[i] + want;
+    for (int64_t j = 0; j < runs; ++j)
+      want = alpha * x[i] + want;
     if (std::fabs(r[i] - want) > 1e-4f * std::fabs(want))
       die(t->label + " saxpy: wrong result at " + std::to_string(i));
   }
@@ -280,9 +282,10 @@ void BM_Saxpy(benchmark::State& state, Target* t) {
   clReleaseMemObject(dy);
 }
 
-const std::vector<cl_uint>& mandelReference(cl_uint w, cl_uint h, cl_uint max_iter) {
+const std::vector<cl_uint> &mandelReference(cl_uint w, cl_uint h, cl_uint max_iter) {
   static std::vector<cl_uint> ref;
-  if (!ref.empty()) return ref;
+  if (!ref.empty())
+    return ref;
   ref.resize(static_cast<size_t>(w) * h);
   for (cl_uint y = 0; y < h; ++y)
     for (cl_uint x = 0; x < w; ++x) {
@@ -301,7 +304,7 @@ const std::vector<cl_uint>& mandelReference(cl_uint w, cl_uint h, cl_uint max_it
   return ref;
 }
 
-void BM_Mandelbrot(benchmark::State& state, Target* t) {
+void BM_Mandelbrot(benchmark::State &state, Target *t) {
   const cl_uint w = 1024, h = 1024, max_iter = 256;
   cl_kernel k = t->kernel("mandelbrot", kMandelSrc, "mandelbrot");
   cl_mem d = t->buffer(static_cast<size_t>(w) * h * 4);
@@ -312,9 +315,10 @@ void BM_Mandelbrot(benchmark::State& state, Target* t) {
   const size_t g[2] = {w, h}, l[2] = {16, 16};
   timeLaunches(state, t, k, 2, g, l);
   std::vector<cl_uint> r = t->read<cl_uint>(d, static_cast<size_t>(w) * h);
-  const std::vector<cl_uint>& ref = mandelReference(w, h, max_iter);
+  const std::vector<cl_uint> &ref = mandelReference(w, h, max_iter);
   size_t diff = 0;
-  for (size_t i = 0; i < r.size(); ++i) diff += r[i] != ref[i];
+  for (size_t i = 0; i < r.size(); ++i)
+    diff += r[i] != ref[i];
   if (diff > r.size() / 1000)
     die(t->label + " mandelbrot: " + std::to_string(diff) + " pixels differ from the host");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * w * h));
@@ -324,12 +328,12 @@ void BM_Mandelbrot(benchmark::State& state, Target* t) {
 // Over 4M values in [0, 8), checked against the host's libm with a relative tolerance
 // well above the ULP bounds: `Pow` false: y = exp(x) sin(x) + sqrt(x) + log(x + 1) cos(x);
 // true: y = pow(x, 1.7) + cosh(x / 2) + log1p(x).
-template <typename T, bool Pow = false>
-void BM_Math(benchmark::State& state, Target* t) {
+template <typename T, bool Pow = false> void BM_Math(benchmark::State &state, Target *t) {
   const size_t n = 4u << 20;
   std::vector<T> x(n);
-  for (size_t i = 0; i < n; ++i) x[i] = static_cast<T>(8.0 * static_cast<double>(i) / n);
-  const char* name = Pow ? "math_pow_f32" : sizeof(T) == 4 ? "math_f32" : "math_f64";
+  for (size_t i = 0; i < n; ++i)
+    x[i] = static_cast<T>(8.0 * static_cast<double>(i) / n);
+  const char *name = Pow ? "math_pow_f32" : sizeof(T) == 4 ? "math_f32" : "math_f64";
   cl_kernel k = t->kernel(name, kMathSrc, name);
   cl_mem dx = t->buffer(n * sizeof(T), x.data());
   cl_mem dy = t->buffer(n * sizeof(T));
@@ -355,12 +359,12 @@ void BM_Math(benchmark::State& state, Target* t) {
   clReleaseMemObject(dy);
 }
 
-void BM_Reduction(benchmark::State& state, Target* t) {
+void BM_Reduction(benchmark::State &state, Target *t) {
   const size_t local = 256, n = 16u << 20, groups = n / local;
   std::vector<cl_uint> in(n);
   uint64_t want = 0;
   for (size_t i = 0; i < n; ++i) {
-    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);  // group sums fit in 32 bits
+    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF); // group sums fit in 32 bits
     want += in[i];
   }
   cl_kernel k = t->kernel("reduce", kReduceSrc, "reduce");
@@ -371,15 +375,17 @@ void BM_Reduction(benchmark::State& state, Target* t) {
   timeLaunches(state, t, k, 1, &n, &local);
   std::vector<cl_uint> p = t->read<cl_uint>(dp, groups);
   uint64_t sum = 0;
-  for (cl_uint v : p) sum += v;
-  if (sum != want) die(t->label + " reduction: wrong sum");
+  for (cl_uint v : p)
+    sum += v;
+  if (sum != want)
+    die(t->label + " reduction: wrong sum");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 4));
   clReleaseMemObject(din);
   clReleaseMemObject(dp);
 }
 
-void BM_Sgemm(benchmark::State& state, Target* t) {
+void BM_Sgemm(benchmark::State &state, Target *t) {
   const cl_uint n = 512;
   const size_t nn = static_cast<size_t>(n) * n;
   std::vector<float> A(nn), B(nn);
@@ -404,8 +410,9 @@ void BM_Sgemm(benchmark::State& state, Target* t) {
       if (std::fabs(C[row * n + col] - acc) > 1e-3 * (1.0 + std::fabs(acc)))
         die(t->label + " sgemm: wrong result at row " + std::to_string(row));
     }
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * 2.0 * n * n * n * 1e-9, benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * n * n * n * 1e-9,
+                         benchmark::Counter::kIsRate);
   clReleaseMemObject(dA);
   clReleaseMemObject(dB);
   clReleaseMemObject(dC);
@@ -413,11 +420,12 @@ void BM_Sgemm(benchmark::State& state, Target* t) {
 
 // Inputs are multiples of 1/4 in [-8, 8), so every result is exact in float (with or
 // without contraction) and the whole grid is compared exactly.
-void BM_Stencil(benchmark::State& state, Target* t) {
+void BM_Stencil(benchmark::State &state, Target *t) {
   const cl_uint w = 2048, h = 2048;
   const size_t n = static_cast<size_t>(w) * h;
   std::vector<float> in(n);
-  for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 7919) % 64) * 0.25f - 8.0f;
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>((i * 7919) % 64) * 0.25f - 8.0f;
   cl_kernel k = t->kernel("stencil", kStencilSrc, "stencil");
   cl_mem din = t->buffer(n * 4, in.data()), dout = t->buffer(n * 4);
   setArg(k, 0, w);
@@ -427,24 +435,29 @@ void BM_Stencil(benchmark::State& state, Target* t) {
   const size_t g[2] = {w, h}, l[2] = {16, 16};
   timeLaunches(state, t, k, 2, g, l);
   std::vector<float> r = t->read<float>(dout, n);
-  auto at = [&](long x, long y) { return x < 0 || x >= w || y < 0 || y >= h ? 0.0f : in[y * w + x]; };
+  auto at = [&](long x, long y) {
+    return x < 0 || x >= w || y < 0 || y >= h ? 0.0f : in[y * w + x];
+  };
   for (long y = 0; y < h; ++y)
     for (long x = 0; x < w; ++x) {
-      float want = 0.5f * at(x, y) + 0.125f * (at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y));
+      float want =
+          0.5f * at(x, y) + 0.125f * (at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y));
       if (r[y * w + x] != want)
-        die(t->label + " stencil: wrong result at (" + std::to_string(x) + ", " + std::to_string(y) + ")");
+        die(t->label + " stencil: wrong result at (" + std::to_string(x) + ", " +
+            std::to_string(y) + ")");
     }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 8));  // read + write once
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 8)); // read + write once
   clReleaseMemObject(din);
   clReleaseMemObject(dout);
 }
 
-void BM_BarrierLoop(benchmark::State& state, Target* t) {
+void BM_BarrierLoop(benchmark::State &state, Target *t) {
   const size_t local = 256, n = 256 * 256;
   const int iters = 100, barriers_per_iter = 2;
   std::vector<cl_uint> init(n);
-  for (size_t i = 0; i < n; ++i) init[i] = static_cast<cl_uint>(i);
+  for (size_t i = 0; i < n; ++i)
+    init[i] = static_cast<cl_uint>(i);
   cl_kernel k = t->kernel("barrier_loop", kBarrierLoopSrc, "barrier_loop");
   cl_mem d = t->buffer(n * 4, init.data());
   setArg(k, 0, d);
@@ -461,15 +474,17 @@ void BM_BarrierLoop(benchmark::State& state, Target* t) {
       }
       v.swap(next);
     }
-  if (t->read<cl_uint>(d, n) != v) die(t->label + " barrier loop: wrong result");
-  const double item_barriers = static_cast<double>(state.iterations()) * n * iters * barriers_per_iter;
+  if (t->read<cl_uint>(d, n) != v)
+    die(t->label + " barrier loop: wrong result");
+  const double item_barriers =
+      static_cast<double>(state.iterations()) * n * iters * barriers_per_iter;
   // kIsRate|kInvert turns (count * 1e-9) into nanoseconds per count.
-  state.counters["ns/item/barrier"] =
-      benchmark::Counter(item_barriers * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns/item/barrier"] = benchmark::Counter(
+      item_barriers * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
 }
 
-void BM_EmptyKernelLatency(benchmark::State& state, Target* t) {
+void BM_EmptyKernelLatency(benchmark::State &state, Target *t) {
   cl_kernel k = t->kernel("empty", kStreamSrc, "empty");
   cl_int zero = 0;
   cl_mem d = t->buffer(4, &zero);
@@ -478,11 +493,11 @@ void BM_EmptyKernelLatency(benchmark::State& state, Target* t) {
   int64_t runs = timeLaunches(state, t, k, 1, &one, nullptr);
   if (t->read<cl_int>(d, 1)[0] != static_cast<cl_int>(runs))
     die(t->label + " empty kernel: wrong launch count");
-  state.SetItemsProcessed(state.iterations());  // launches per second
+  state.SetItemsProcessed(state.iterations()); // launches per second
   clReleaseMemObject(d);
 }
 
-const char* kBuildSrcBody = R"CLC(
+const char *kBuildSrcBody = R"CLC(
 __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i] + (float)UNIQUE_VALUE * 0.0f;
@@ -501,7 +516,7 @@ __kernel void tag(__global long* out) { out[0] = UNIQUE_VALUE; }
 )CLC";
 
 // Builds `src`, runs its `tag` kernel and checks it wrote `want`.
-void checkTag(Target* t, cl_program p, long long want) {
+void checkTag(Target *t, cl_program p, long long want) {
   cl_int err;
   cl_kernel k = clCreateKernel(p, "tag", &err);
   ck(err, "clCreateKernel(tag)");
@@ -509,7 +524,8 @@ void checkTag(Target* t, cl_program p, long long want) {
   setArg(k, 0, d);
   const size_t one = 1;
   t->enqueue(k, 1, &one, nullptr);
-  if (t->read<cl_long>(d, 1)[0] != want) die(t->label + " build: tag kernel returned a wrong value");
+  if (t->read<cl_long>(d, 1)[0] != want)
+    die(t->label + " build: tag kernel returned a wrong value");
   clReleaseMemObject(d);
   clReleaseKernel(k);
 }
@@ -524,7 +540,6 @@ unsigned long long runNonce() {
   return nonce;
 }
 
-
 // An inter-work-group barrier among all launched groups, `rounds` times (the XF-less
 // counting barrier of the papers' persistent kernels). On a CPU OpenCL that runs each
 // work-group to completion it never finishes once groups outnumber threads, so it is
@@ -534,7 +549,7 @@ unsigned long long runNonce() {
 // one global counter per group; atomic_global: one counter for the whole launch;
 // histogram: 256 bins in __local memory, each work-item counting 64 values (as the
 // vendors' SDK histograms do), merged into the global bins at the end.
-const char* kAtomicsSrc = R"CLC(
+const char *kAtomicsSrc = R"CLC(
 __kernel void atomic_local(__global uint* out, int reps) {
   __local uint c;
   if (get_local_id(0) == 0) c = 0;
@@ -569,9 +584,8 @@ __kernel void histogram(__global const uint* data, __global uint* bins, __local 
 
 // `which`: 0 atomic_local, 1 atomic_group, 2 atomic_global. 1M work-items in groups of
 // 256, `reps` increments each; the counters are checked.
-template <int Which>
-void BM_Atomic(benchmark::State& state, Target* t) {
-  const char* name = Which == 0 ? "atomic_local" : Which == 1 ? "atomic_group" : "atomic_global";
+template <int Which> void BM_Atomic(benchmark::State &state, Target *t) {
+  const char *name = Which == 0 ? "atomic_local" : Which == 1 ? "atomic_group" : "atomic_global";
   const size_t n = 1u << 20, local = 256, groups = n / local;
   const cl_int reps = Which == 2 ? 1 : 16;
   cl_kernel k = t->kernel(name, kAtomicsSrc, name);
@@ -585,7 +599,8 @@ void BM_Atomic(benchmark::State& state, Target* t) {
     t->finish();
   };
   launch(); // warm-up, untimed
-  for (auto _ : state) launch();
+  for (auto _ : state)
+    launch();
   std::vector<cl_uint> r = t->read<cl_uint>(d, groups);
   if (Which == 2 ? r[0] != n * reps : r[groups - 1] != local * reps)
     die(t->label + " " + name + ": wrong count");
@@ -593,14 +608,15 @@ void BM_Atomic(benchmark::State& state, Target* t) {
   clReleaseMemObject(d);
 }
 
-void BM_Histogram(benchmark::State& state, Target* t) {
+void BM_Histogram(benchmark::State &state, Target *t) {
   const size_t n = 4u << 20, local = 256, items = n / 64;
   std::vector<cl_uint> data(n);
   std::vector<cl_uint> want(256, 0);
   std::mt19937 rng(42);
-  for (cl_uint& v : data) {
+  for (cl_uint &v : data) {
     v = rng();
-    for (int s = 0; s < 32; s += 8) ++want[(v >> s) & 255];
+    for (int s = 0; s < 32; s += 8)
+      ++want[(v >> s) & 255];
   }
   cl_kernel k = t->kernel("histogram", kAtomicsSrc, "histogram");
   cl_mem dd = t->buffer(n * 4, data.data()), db = t->buffer(256 * 4);
@@ -614,8 +630,10 @@ void BM_Histogram(benchmark::State& state, Target* t) {
     t->finish();
   };
   launch(); // warm-up, untimed
-  for (auto _ : state) launch();
-  if (t->read<cl_uint>(db, 256) != want) die(t->label + " histogram: wrong bins");
+  for (auto _ : state)
+    launch();
+  if (t->read<cl_uint>(db, 256) != want)
+    die(t->label + " histogram: wrong bins");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   clReleaseMemObject(dd);
   clReleaseMemObject(db);
@@ -624,7 +642,7 @@ void BM_Histogram(benchmark::State& state, Target* t) {
 // Images: every pixel of a 2048x2048 RGBA8 image resampled through a normalised, linear
 // sampler at the texel centres (all four filter taps are read, the result is the texel
 // itself, so the output must equal the input) and written to a second image.
-const char* kImageSrc = R"CLC(
+const char *kImageSrc = R"CLC(
 __kernel void resample(read_only image2d_t in, sampler_t s, write_only image2d_t out) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   float2 size = (float2)(get_image_width(in), get_image_height(in));
@@ -632,11 +650,12 @@ __kernel void resample(read_only image2d_t in, sampler_t s, write_only image2d_t
 }
 )CLC";
 
-void BM_ImageResample(benchmark::State& state, Target* t) {
+void BM_ImageResample(benchmark::State &state, Target *t) {
   const size_t w = 2048, h = 2048;
   std::vector<cl_uchar> pixels(w * h * 4);
   std::mt19937 rng(7);
-  for (cl_uchar& v : pixels) v = static_cast<cl_uchar>(rng());
+  for (cl_uchar &v : pixels)
+    v = static_cast<cl_uchar>(rng());
   cl_image_format fmt{CL_RGBA, CL_UNORM_INT8};
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -648,8 +667,8 @@ void BM_ImageResample(benchmark::State& state, Target* t) {
   ck(err, "clCreateImage(in)");
   cl_mem out = clCreateImage(t->ctx, CL_MEM_WRITE_ONLY, &fmt, &desc, nullptr, &err);
   ck(err, "clCreateImage(out)");
-  cl_sampler smp = clCreateSampler(t->ctx, CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR,
-                                   &err);
+  cl_sampler smp =
+      clCreateSampler(t->ctx, CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, &err);
   ck(err, "clCreateSampler");
   cl_kernel k = t->kernel("resample", kImageSrc, "resample");
   setArg(k, 0, in);
@@ -661,12 +680,14 @@ void BM_ImageResample(benchmark::State& state, Target* t) {
     t->finish();
   };
   launch(); // warm-up, untimed
-  for (auto _ : state) launch();
+  for (auto _ : state)
+    launch();
   std::vector<cl_uchar> got(pixels.size());
   size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
   ck(clEnqueueReadImage(t->q, out, CL_TRUE, origin, region, 0, 0, got.data(), 0, nullptr, nullptr),
      "clEnqueueReadImage");
-  if (got != pixels) die(t->label + " image resample: wrong pixels");
+  if (got != pixels)
+    die(t->label + " image resample: wrong pixels");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * w * h));
   clReleaseSampler(smp);
   clReleaseMemObject(in);
@@ -674,7 +695,7 @@ void BM_ImageResample(benchmark::State& state, Target* t) {
 }
 
 // FiberCL-only: it measures the scheduler (fair, unbounded: the default).
-const char* kInterGroupBarrierSrc = R"CLC(
+const char *kInterGroupBarrierSrc = R"CLC(
 __kernel void gbarrier(__global atomic_int* arrived, __global int* out, int rounds) {
   for (int r = 1; r <= rounds; ++r) {
     if (get_local_id(0) == 0) {
@@ -689,7 +710,7 @@ __kernel void gbarrier(__global atomic_int* arrived, __global int* out, int roun
 }
 )CLC";
 
-void BM_InterGroupBarrier(benchmark::State& state, Target* t) {
+void BM_InterGroupBarrier(benchmark::State &state, Target *t) {
   const size_t groups = 64, local = 1;
   const int rounds = 100;
   cl_int err;
@@ -709,26 +730,28 @@ void BM_InterGroupBarrier(benchmark::State& state, Target* t) {
     t->enqueue(k, 1, &global, &local);
     state.PauseTiming();
     for (int v : t->read<int>(out, groups))
-      if (v != int(groups) * rounds) die(t->label + " inter-group barrier: wrong count");
+      if (v != int(groups) * rounds)
+        die(t->label + " inter-group barrier: wrong count");
     clReleaseMemObject(arrived);
     state.ResumeTiming();
   }
   clReleaseMemObject(out);
   clReleaseKernel(k);
   clReleaseProgram(p);
-  state.counters["barriers/s"] = benchmark::Counter(
-      double(state.iterations()) * rounds, benchmark::Counter::kIsRate);
+  state.counters["barriers/s"] =
+      benchmark::Counter(double(state.iterations()) * rounds, benchmark::Counter::kIsRate);
 }
 
-void BM_BuildCold(benchmark::State& state, Target* t) {
+void BM_BuildCold(benchmark::State &state, Target *t) {
   static long long counter = 0;
   cl_program last = nullptr;
   long long last_value = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    if (last) clReleaseProgram(last);
+    if (last)
+      clReleaseProgram(last);
     last_value = ++counter;
-    std::string src = buildSource(runNonce(), last_value);  // never seen before: no cache hit
+    std::string src = buildSource(runNonce(), last_value); // never seen before: no cache hit
     state.ResumeTiming();
     last = t->buildProgram(src);
   }
@@ -738,10 +761,10 @@ void BM_BuildCold(benchmark::State& state, Target* t) {
   }
 }
 
-void BM_BuildCached(benchmark::State& state, Target* t) {
+void BM_BuildCached(benchmark::State &state, Target *t) {
   const long long value = 424242;
   std::string src = buildSource(runNonce() + 1, value);
-  clReleaseProgram(t->buildProgram(src));  // warm the cache
+  clReleaseProgram(t->buildProgram(src)); // warm the cache
   cl_program last = nullptr;
   for (auto _ : state) {
     if (last) {
@@ -758,21 +781,23 @@ void BM_BuildCached(benchmark::State& state, Target* t) {
 }
 
 struct Wanted {
-  const char* platform;
-  const char* label;
+  const char *platform;
+  const char *label;
 };
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   const Wanted wanted[] = {{fibercl::cl_host::kFiberCL, "FiberCL"},
                            {"Portable Computing Language", "PoCL"}};
-  for (const Wanted& w : wanted) {
+  for (const Wanted &w : wanted) {
     cl_device_id found = fibercl::cl_host::findDevice(w.platform);
     if (!found) {
-      std::fprintf(stderr, "fibercl_bench: WARNING: platform \"%s\" not found through the loader "
-                           "(OCL_ICD_VENDORS=%s); its benchmarks are not registered\n",
-                   w.platform, std::getenv("OCL_ICD_VENDORS") ? std::getenv("OCL_ICD_VENDORS") : "<unset>");
+      std::fprintf(stderr,
+                   "fibercl_bench: WARNING: platform \"%s\" not found through the loader "
+                   "(OCL_ICD_VENDORS=%s); its benchmarks are not registered\n",
+                   w.platform,
+                   std::getenv("OCL_ICD_VENDORS") ? std::getenv("OCL_ICD_VENDORS") : "<unset>");
       continue;
     }
     auto t = std::make_unique<Target>();
@@ -788,8 +813,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  using Fn = void (*)(benchmark::State&, Target*);
-  const std::pair<const char*, Fn> benches[] = {
+  using Fn = void (*)(benchmark::State &, Target *);
+  const std::pair<const char *, Fn> benches[] = {
       {"vecadd_16M", BM_VecAdd},
       {"saxpy_16M", BM_Saxpy},
       {"mandelbrot_1024x1024_256", BM_Mandelbrot},
@@ -809,22 +834,26 @@ int main(int argc, char** argv) {
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},
   };
-  for (auto& t : g_targets)
+  for (auto &t : g_targets)
     if (t->label == "FiberCL") {
-      auto* b = benchmark::RegisterBenchmark(
-          "inter_group_barrier_64groups/FiberCL", BM_InterGroupBarrier, t.get());
+      auto *b = benchmark::RegisterBenchmark("inter_group_barrier_64groups/FiberCL",
+                                             BM_InterGroupBarrier, t.get());
       b->UseRealTime()->Unit(benchmark::kMillisecond);
     }
-  for (const auto& [name, fn] : benches)
-    for (auto& t : g_targets) {
-      auto* b = benchmark::RegisterBenchmark((std::string(name) + "/" + t->label).c_str(), fn, t.get());
+  for (const auto &[name, fn] : benches)
+    for (auto &t : g_targets) {
+      auto *b =
+          benchmark::RegisterBenchmark((std::string(name) + "/" + t->label).c_str(), fn, t.get());
       b->UseRealTime()->Unit(benchmark::kMillisecond);
-      if (fn == BM_EmptyKernelLatency) b->Unit(benchmark::kMicrosecond);
-      if (fn == BM_BuildCold || fn == BM_BuildCached) b->Iterations(3);
+      if (fn == BM_EmptyKernelLatency)
+        b->Unit(benchmark::kMicrosecond);
+      if (fn == BM_BuildCold || fn == BM_BuildCached)
+        b->Iterations(3);
     }
 
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

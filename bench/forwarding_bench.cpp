@@ -23,11 +23,11 @@ using Clock = std::chrono::steady_clock;
   std::fprintf(stderr, "%s failed: %s (%d)\n", what, fibercl::cl_host::errorName(err), err);
   std::exit(1);
 }
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cl_int e_ = (call);                                                                  \
-    if (e_ != CL_SUCCESS)                                                                \
-      fail(#call, e_);                                                                   \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cl_int e_ = (call);                                                                            \
+    if (e_ != CL_SUCCESS)                                                                          \
+      fail(#call, e_);                                                                             \
   } while (0)
 
 cl_device_id deviceOf(const std::string &platformName) {
@@ -123,15 +123,20 @@ int main() {
   };
   row("clGetKernelInfo(NUM_ARGS)", perCall([&] { info(pocl); }), perCall([&] { info(fwd); }), "ns");
   float a = 1.0f;
-  row("clSetKernelArg(float)",
-      perCall([&] { clSetKernelArg(pocl.scale, 1, sizeof a, &a); }),
+  row("clSetKernelArg(float)", perCall([&] { clSetKernelArg(pocl.scale, 1, sizeof a, &a); }),
       perCall([&] { clSetKernelArg(fwd.scale, 1, sizeof a, &a); }), "ns");
   row("clSetKernelArg(cl_mem)",
       perCall([&] { clSetKernelArg(pocl.scale, 0, sizeof pocl.buf, &pocl.buf); }),
       perCall([&] { clSetKernelArg(fwd.scale, 0, sizeof fwd.buf, &fwd.buf); }), "ns");
-  row("clRetainMemObject + clReleaseMemObject",
-      perCall([&] { clRetainMemObject(pocl.buf); clReleaseMemObject(pocl.buf); }),
-      perCall([&] { clRetainMemObject(fwd.buf); clReleaseMemObject(fwd.buf); }), "ns");
+  row("clRetainMemObject + clReleaseMemObject", perCall([&] {
+        clRetainMemObject(pocl.buf);
+        clReleaseMemObject(pocl.buf);
+      }),
+      perCall([&] {
+        clRetainMemObject(fwd.buf);
+        clReleaseMemObject(fwd.buf);
+      }),
+      "ns");
 
   // A small kernel enqueued back to back (FiberCL keeps each launch's event for
   // deadlock reports): per enqueue, then clFinish.
@@ -183,6 +188,7 @@ int main() {
   }
   row("mandelbrot 1024x1024x256 + read", median(mp), median(mf), "ms");
   std::printf("(medians; per-call rows: 9 batches of 200000 calls; launches: 7 x 2000; "
-              "mandelbrot: 15 alternating runs, %ld points inside on both)\n", insideP);
+              "mandelbrot: 15 alternating runs, %ld points inside on both)\n",
+              insideP);
   return numArgs ? 0 : 1;
 }

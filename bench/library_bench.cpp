@@ -173,8 +173,7 @@ Case fft(Target &t) {
   Case c;
   c.run = [&t, plan, din, dout]() mutable {
     cl_mem in = din, out = dout;
-    ck(clfftEnqueueTransform(plan, CLFFT_FORWARD, 1, &t.q, 0, nullptr, nullptr, &in, &out,
-                             nullptr),
+    ck(clfftEnqueueTransform(plan, CLFFT_FORWARD, 1, &t.q, 0, nullptr, nullptr, &in, &out, nullptr),
        "clfftEnqueueTransform");
   };
   c.check = [&t, n, dout] {

@@ -3,13 +3,13 @@
 // a NUL byte (so a text file is also a C string).
 #pragma once
 
-#define FCL_EMBED_FILE(sym, path)                                                      \
-  __asm__(".section .rodata\n"                                                         \
-          ".balign 16\n"                                                               \
-          ".globl " #sym "_begin\n.hidden " #sym "_begin\n" #sym "_begin:\n"           \
-          ".incbin \"" path "\"\n"                                                     \
-          ".globl " #sym "_end\n.hidden " #sym "_end\n" #sym "_end:\n"                 \
-          ".byte 0\n"                                                                  \
-          ".previous\n");                                                              \
-  extern "C" const unsigned char sym##_begin[];                                        \
+#define FCL_EMBED_FILE(sym, path)                                                                  \
+  __asm__(".section .rodata\n"                                                                     \
+          ".balign 16\n"                                                                           \
+          ".globl " #sym "_begin\n.hidden " #sym "_begin\n" #sym "_begin:\n"                       \
+          ".incbin \"" path "\"\n"                                                                 \
+          ".globl " #sym "_end\n.hidden " #sym "_end\n" #sym "_end:\n"                             \
+          ".byte 0\n"                                                                              \
+          ".previous\n");                                                                          \
+  extern "C" const unsigned char sym##_begin[];                                                    \
   extern "C" const unsigned char sym##_end[];

@@ -45,8 +45,8 @@ cl_context wrapContext(cl_context real, Platform *p, const cl_context_properties
   p->vendor().clGetContextInfo(real, CL_CONTEXT_NUM_DEVICES, sizeof n, &n, nullptr);
   std::vector<cl_device_id> ids(n);
   if (n)
-    p->vendor().clGetContextInfo(real, CL_CONTEXT_DEVICES, n * sizeof(cl_device_id),
-                                 ids.data(), nullptr);
+    p->vendor().clGetContextInfo(real, CL_CONTEXT_DEVICES, n * sizeof(cl_device_id), ids.data(),
+                                 nullptr);
   for (cl_device_id id : ids)
     if (Obj *d = deviceFor(p, id)) {
       c->devices.push_back(d);
@@ -57,8 +57,8 @@ cl_context wrapContext(cl_context real, Platform *p, const cl_context_properties
 
 } // namespace
 
-cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
-                                       cl_uint num_devices, const cl_device_id *devices,
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                                       const cl_device_id *devices,
                                        void(CL_CALLBACK *pfn_notify)(const char *, const void *,
                                                                      size_t, void *),
                                        void *user_data, cl_int *errcode_ret) {
@@ -69,7 +69,8 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
   for (cl_uint i = 0; i < num_devices; ++i) {
     Obj *d = as(devices[i], Tag::DelegatedDevice);
     if (!d || (platform && d->platform != platform))
-      return withError<cl_context>(errcode_ret, CL_INVALID_DEVICE, nullptr); // one vendor per context
+      return withError<cl_context>(errcode_ret, CL_INVALID_DEVICE,
+                                   nullptr); // one vendor per context
     platform = d->platform;
     real.push_back(static_cast<cl_device_id>(d->real));
   }
@@ -80,18 +81,18 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
   if (named != platform)
     return withError<cl_context>(errcode_ret, CL_INVALID_DEVICE, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_context c = platform->vendor().clCreateContext(props.empty() ? nullptr : props.data(),
-                                                    num_devices, real.data(), pfn_notify,
-                                                    user_data, &err);
+  cl_context c =
+      platform->vendor().clCreateContext(props.empty() ? nullptr : props.data(), num_devices,
+                                         real.data(), pfn_notify, user_data, &err);
   if (!c)
     return withError<cl_context>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
   return withError(errcode_ret, CL_SUCCESS, wrapContext(c, platform, properties));
 }
 
-cl_context CL_API_CALL clCreateContextFromType(
-    const cl_context_properties *properties, cl_device_type device_type,
-    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *), void *user_data,
-    cl_int *errcode_ret) {
+cl_context CL_API_CALL
+clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type,
+                        void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+                        void *user_data, cl_int *errcode_ret) {
   if (!pfn_notify && user_data)
     return withError<cl_context>(errcode_ret, CL_INVALID_VALUE, nullptr);
   std::vector<cl_context_properties> props;
@@ -106,8 +107,8 @@ cl_context CL_API_CALL clCreateContextFromType(
       props = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform->real), 0};
   }
   cl_int err = CL_SUCCESS;
-  cl_context c = platform->vendor().clCreateContextFromType(props.data(), device_type,
-                                                            pfn_notify, user_data, &err);
+  cl_context c = platform->vendor().clCreateContextFromType(props.data(), device_type, pfn_notify,
+                                                            user_data, &err);
   if (!c)
     return withError<cl_context>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
   return withError(errcode_ret, CL_SUCCESS, wrapContext(c, platform, properties));
@@ -141,8 +142,8 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
     return answer(c->devices.data(), c->devices.size() * sizeof(cl_device_id), size, value,
                   size_ret);
   case CL_CONTEXT_PROPERTIES:
-    return answer(c->properties.data(), c->properties.size() * sizeof(cl_context_properties),
-                  size, value, size_ret);
+    return answer(c->properties.data(), c->properties.size() * sizeof(cl_context_properties), size,
+                  value, size_ret);
   default:
     return c->vendor().clGetContextInfo(static_cast<cl_context>(c->real), param, size, value,
                                         size_ret);

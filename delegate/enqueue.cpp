@@ -48,24 +48,24 @@ struct SvmFreeNotify {
 } // namespace
 
 // The common start of every enqueue: the queue, the wait list, the event.
-#define FWD_QUEUE_AND_WAIT_LIST(blocking)                                                \
-  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);                               \
-  if (!q)                                                                                \
-    return CL_INVALID_COMMAND_QUEUE;                                                     \
-  WaitList wl(num_events_in_wait_list, event_wait_list);                                 \
-  if (wl.error)                                                                          \
-    return wl.error;                                                                     \
-  EventOut ev(event, blocking);                                                          \
+#define FWD_QUEUE_AND_WAIT_LIST(blocking)                                                          \
+  auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);                                         \
+  if (!q)                                                                                          \
+    return CL_INVALID_COMMAND_QUEUE;                                                               \
+  WaitList wl(num_events_in_wait_list, event_wait_list);                                           \
+  if (wl.error)                                                                                    \
+    return wl.error;                                                                               \
+  EventOut ev(event, blocking);                                                                    \
   const cl_icd_dispatch &vendor = q->vendor()
 
-#define FWD_MEM(var, m)                                                                  \
-  cl_mem var = realMem(m);                                                               \
-  if (!var)                                                                              \
-    return CL_INVALID_MEM_OBJECT
+#define FWD_MEM(var, m)                                                                            \
+  cl_mem var = realMem(m);                                                                         \
+  if (!var)                                                                                        \
+  return CL_INVALID_MEM_OBJECT
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       cl_bool blocking_read, size_t offset, size_t size,
-                                       void *ptr, cl_uint num_events_in_wait_list,
+                                       cl_bool blocking_read, size_t offset, size_t size, void *ptr,
+                                       cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(blocking_read);
   FWD_MEM(b, buffer);
@@ -164,8 +164,8 @@ namespace {
 // `enqueue(queue, vendorMem, waitList, eventSlot, &err)`.
 template <class Enqueue>
 void *forwardMap(cl_command_queue command_queue, cl_mem memobj, cl_bool blocking,
-                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                 cl_event *event, cl_int *errcode_ret, const char *what, Enqueue enqueue) {
+                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
+                 cl_int *errcode_ret, const char *what, Enqueue enqueue) {
   auto *q = as<Queue>(command_queue, Tag::DelegatedQueue);
   if (!q)
     return withError<void *>(errcode_ret, CL_INVALID_COMMAND_QUEUE, nullptr);
@@ -189,12 +189,11 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
                                      size_t size, cl_uint num_events_in_wait_list,
                                      const cl_event *event_wait_list, cl_event *event,
                                      cl_int *errcode_ret) {
-  return forwardMap(command_queue, buffer, blocking_map, num_events_in_wait_list,
-                    event_wait_list, event, errcode_ret, "clEnqueueMapBuffer",
+  return forwardMap(command_queue, buffer, blocking_map, num_events_in_wait_list, event_wait_list,
+                    event, errcode_ret, "clEnqueueMapBuffer",
                     [&](Queue *q, cl_mem m, const WaitList &wl, cl_event *slot, cl_int *err) {
-                      return q->vendor().clEnqueueMapBuffer(real(q), m, CL_FALSE, map_flags,
-                                                            offset, size, wl.count(), wl.data(),
-                                                            slot, err);
+                      return q->vendor().clEnqueueMapBuffer(real(q), m, CL_FALSE, map_flags, offset,
+                                                            size, wl.count(), wl.data(), slot, err);
                     });
 }
 
@@ -205,8 +204,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
                                     cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event,
                                     cl_int *errcode_ret) {
-  return forwardMap(command_queue, image, blocking_map, num_events_in_wait_list,
-                    event_wait_list, event, errcode_ret, "clEnqueueMapImage",
+  return forwardMap(command_queue, image, blocking_map, num_events_in_wait_list, event_wait_list,
+                    event, errcode_ret, "clEnqueueMapImage",
                     [&](Queue *q, cl_mem m, const WaitList &wl, cl_event *slot, cl_int *err) {
                       return q->vendor().clEnqueueMapImage(
                           real(q), m, CL_FALSE, map_flags, origin, region, image_row_pitch,
@@ -219,8 +218,8 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            const cl_event *event_wait_list, cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(false);
   FWD_MEM(m, memobj);
-  cl_int err = vendor.clEnqueueUnmapMemObject(real(q), m, mapped_ptr, wl.count(), wl.data(),
-                                              ev.slot());
+  cl_int err =
+      vendor.clEnqueueUnmapMemObject(real(q), m, mapped_ptr, wl.count(), wl.data(), ev.slot());
   return complete(q, err, ev, false, "clEnqueueUnmapMemObject");
 }
 
@@ -288,8 +287,8 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
   FWD_QUEUE_AND_WAIT_LIST(false);
   FWD_MEM(src, src_image);
   FWD_MEM(dst, dst_buffer);
-  cl_int err = vendor.clEnqueueCopyImageToBuffer(real(q), src, dst, src_origin, region,
-                                                 dst_offset, wl.count(), wl.data(), ev.slot());
+  cl_int err = vendor.clEnqueueCopyImageToBuffer(real(q), src, dst, src_origin, region, dst_offset,
+                                                 wl.count(), wl.data(), ev.slot());
   return complete(q, err, ev, false, "clEnqueueCopyImageToBuffer");
 }
 
@@ -301,8 +300,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
   FWD_QUEUE_AND_WAIT_LIST(false);
   FWD_MEM(src, src_buffer);
   FWD_MEM(dst, dst_image);
-  cl_int err = vendor.clEnqueueCopyBufferToImage(real(q), src, dst, src_offset, dst_origin,
-                                                 region, wl.count(), wl.data(), ev.slot());
+  cl_int err = vendor.clEnqueueCopyBufferToImage(real(q), src, dst, src_offset, dst_origin, region,
+                                                 wl.count(), wl.data(), ev.slot());
   return complete(q, err, ev, false, "clEnqueueCopyBufferToImage");
 }
 
@@ -330,19 +329,19 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
   if (!k)
     return CL_INVALID_KERNEL;
   cl_int err = vendor.clEnqueueNDRangeKernel(real(q), static_cast<cl_kernel>(k->real), work_dim,
-                                             global_work_offset, global_work_size,
-                                             local_work_size, wl.count(), wl.data(), ev.slot());
+                                             global_work_offset, global_work_size, local_work_size,
+                                             wl.count(), wl.data(), ev.slot());
   if (err == CL_SUCCESS && work_dim <= 3)
     rememberLaunch(q, k->name, work_dim, global_work_size, local_work_size);
   return complete(q, err, ev, false, "clEnqueueNDRangeKernel");
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                 cl_uint num_events_in_wait_list,
-                                 const cl_event *event_wait_list, cl_event *event) {
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
   const size_t one = 1;
   return delegate::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
-                                     num_events_in_wait_list, event_wait_list, event);
+                                          num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
@@ -369,11 +368,10 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
     std::memcpy(copy.data() + offset, &mems[i], sizeof(cl_mem));
     locs.push_back(copy.data() + offset);
   }
-  cl_int err = vendor.clEnqueueNativeKernel(real(q), user_func, args ? copy.data() : nullptr,
-                                            cb_args, num_mem_objects,
-                                            mem_list ? mems.data() : nullptr,
-                                            args_mem_loc ? locs.data() : nullptr, wl.count(),
-                                            wl.data(), ev.slot());
+  cl_int err = vendor.clEnqueueNativeKernel(
+      real(q), user_func, args ? copy.data() : nullptr, cb_args, num_mem_objects,
+      mem_list ? mems.data() : nullptr, args_mem_loc ? locs.data() : nullptr, wl.count(), wl.data(),
+      ev.slot());
   return complete(q, err, ev, false, "clEnqueueNativeKernel");
 }
 
@@ -424,12 +422,10 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uin
   return q->vendor().clEnqueueWaitForEvents(real(q), wl.count(), wl.data());
 }
 
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                                    void *svm_pointers[],
-                                    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint,
-                                                                     void **, void *),
-                                    void *user_data, cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void **, void *), void *user_data,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(false);
   if (!vendor.clEnqueueSVMFree)
     return CL_INVALID_OPERATION;
@@ -439,8 +435,8 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_
     n = new SvmFreeNotify{pfn_free_func, user_data, q};
   }
   cl_int err = vendor.clEnqueueSVMFree(real(q), num_svm_pointers, svm_pointers,
-                                       n ? &SvmFreeNotify::call : nullptr, n, wl.count(),
-                                       wl.data(), ev.slot());
+                                       n ? &SvmFreeNotify::call : nullptr, n, wl.count(), wl.data(),
+                                       ev.slot());
   if (err != CL_SUCCESS && n) {
     unhold(q);
     delete n;
@@ -467,15 +463,15 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm
   FWD_QUEUE_AND_WAIT_LIST(false);
   if (!vendor.clEnqueueSVMMemFill)
     return CL_INVALID_OPERATION;
-  cl_int err = vendor.clEnqueueSVMMemFill(real(q), svm_ptr, pattern, pattern_size, size,
-                                          wl.count(), wl.data(), ev.slot());
+  cl_int err = vendor.clEnqueueSVMMemFill(real(q), svm_ptr, pattern, pattern_size, size, wl.count(),
+                                          wl.data(), ev.slot());
   return complete(q, err, ev, false, "clEnqueueSVMMemFill");
 }
 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
                                    cl_map_flags flags, void *svm_ptr, size_t size,
-                                   cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list, cl_event *event) {
+                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                   cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(blocking_map);
   if (!vendor.clEnqueueSVMMap)
     return CL_INVALID_OPERATION;
@@ -494,16 +490,16 @@ cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_p
   return complete(q, err, ev, false, "clEnqueueSVMUnmap");
 }
 
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
-                                          cl_uint num_svm_pointers, const void **svm_pointers,
-                                          const size_t *sizes, cl_mem_migration_flags flags,
+cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                                          const void **svm_pointers, const size_t *sizes,
+                                          cl_mem_migration_flags flags,
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
   FWD_QUEUE_AND_WAIT_LIST(false);
   if (!vendor.clEnqueueSVMMigrateMem)
     return CL_INVALID_OPERATION;
-  cl_int err = vendor.clEnqueueSVMMigrateMem(real(q), num_svm_pointers, svm_pointers, sizes,
-                                             flags, wl.count(), wl.data(), ev.slot());
+  cl_int err = vendor.clEnqueueSVMMigrateMem(real(q), num_svm_pointers, svm_pointers, sizes, flags,
+                                             wl.count(), wl.data(), ev.slot());
   return complete(q, err, ev, false, "clEnqueueSVMMigrateMem");
 }
 

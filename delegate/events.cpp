@@ -27,7 +27,8 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
     return CL_INVALID_EVENT;
   bool timedOut = false;
   for (cl_uint i = 0; i < num_events; ++i) {
-    auto *queue = static_cast<Queue *>(static_cast<Obj *>(static_cast<void *>(event_list[i]))->parents[1]);
+    auto *queue =
+        static_cast<Queue *>(static_cast<Obj *>(static_cast<void *>(event_list[i]))->parents[1]);
     if (queue && !waitOrReport(queue, events.events[i], "clWaitForEvents", false))
       timedOut = true;
   }
@@ -52,8 +53,7 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param, size_t si
   case CL_EVENT_REFERENCE_COUNT:
     return answerScalar<cl_uint>(e->refCount.load(), size, value, size_ret);
   default:
-    return e->vendor().clGetEventInfo(static_cast<cl_event>(e->real), param, size, value,
-                                      size_ret);
+    return e->vendor().clGetEventInfo(static_cast<cl_event>(e->real), param, size, value, size_ret);
   }
 }
 
@@ -111,8 +111,8 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type,
     return CL_INVALID_VALUE;
   hold(e);
   auto *n = new EventNotify{pfn_notify, user_data, e};
-  cl_int err = e->vendor().clSetEventCallback(static_cast<cl_event>(e->real), type,
-                                              &EventNotify::call, n);
+  cl_int err =
+      e->vendor().clSetEventCallback(static_cast<cl_event>(e->real), type, &EventNotify::call, n);
   if (err != CL_SUCCESS) {
     unhold(e);
     delete n;

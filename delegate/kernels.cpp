@@ -60,7 +60,8 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret
   cl_kernel c = fn(static_cast<cl_kernel>(k->real), &err);
   if (!c)
     return withError<cl_kernel>(errcode_ret, err ? err : CL_OUT_OF_HOST_MEMORY, nullptr);
-  return withError(errcode_ret, CL_SUCCESS, reinterpret_cast<cl_kernel>(wrapKernel(c, k->parents[1])));
+  return withError(errcode_ret, CL_SUCCESS,
+                   reinterpret_cast<cl_kernel>(wrapKernel(c, k->parents[1])));
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
@@ -109,8 +110,8 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
   return fn ? fn(static_cast<cl_kernel>(k->real), arg_index, arg_value) : CL_INVALID_OPERATION;
 }
 
-cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param,
-                                       size_t size, const void *value) {
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param, size_t size,
+                                       const void *value) {
   Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
@@ -118,8 +119,8 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
   return fn ? fn(static_cast<cl_kernel>(k->real), param, size, value) : CL_INVALID_OPERATION;
 }
 
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_t size,
-                                   void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_t size, void *value,
+                                   size_t *size_ret) {
   Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;
@@ -145,14 +146,13 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   Obj *d = device ? as(device, Tag::DelegatedDevice) : nullptr;
   if (device && !d)
     return CL_INVALID_DEVICE;
-  return k->vendor().clGetKernelWorkGroupInfo(
-      static_cast<cl_kernel>(k->real), d ? static_cast<cl_device_id>(d->real) : nullptr, param,
-      size, value, size_ret);
+  return k->vendor().clGetKernelWorkGroupInfo(static_cast<cl_kernel>(k->real),
+                                              d ? static_cast<cl_device_id>(d->real) : nullptr,
+                                              param, size, value, size_ret);
 }
 
-cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
-                                      cl_kernel_arg_info param, size_t size, void *value,
-                                      size_t *size_ret) {
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param,
+                                      size_t size, void *value, size_t *size_ret) {
   Obj *k = as(kernel, Tag::DelegatedKernel);
   if (!k)
     return CL_INVALID_KERNEL;

@@ -33,7 +33,8 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
   if (!c)
     return withError<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_mem m = c->vendor().clCreateBuffer(static_cast<cl_context>(c->real), flags, size, host_ptr, &err);
+  cl_mem m =
+      c->vendor().clCreateBuffer(static_cast<cl_context>(c->real), flags, size, host_ptr, &err);
   return wrapMem(m, err, c, nullptr, errcode_ret);
 }
 
@@ -52,9 +53,8 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   return wrapMem(m, err, c, nullptr, errcode_ret);
 }
 
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                                     cl_buffer_create_type type, const void *info,
-                                     cl_int *errcode_ret) {
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type,
+                                     const void *info, cl_int *errcode_ret) {
   Obj *b = as(buffer, Tag::DelegatedMem);
   if (!b)
     return withError<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, nullptr);
@@ -93,8 +93,8 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
   if (!translateImageDesc(desc, real))
     return withError<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_mem m = fn(static_cast<cl_context>(c->real), properties, flags, format,
-                desc ? &real : nullptr, host_ptr, &err);
+  cl_mem m = fn(static_cast<cl_context>(c->real), properties, flags, format, desc ? &real : nullptr,
+                host_ptr, &err);
   return wrapMem(m, err, c, desc ? findWrapper(real.mem_object) : nullptr, errcode_ret);
 }
 
@@ -133,7 +133,8 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint 
   if (!fn)
     return withError<cl_mem>(errcode_ret, CL_INVALID_OPERATION, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_mem m = fn(static_cast<cl_context>(c->real), flags, packet_size, max_packets, properties, &err);
+  cl_mem m =
+      fn(static_cast<cl_context>(c->real), flags, packet_size, max_packets, properties, &err);
   return wrapMem(m, err, c, nullptr, errcode_ret);
 }
 
@@ -173,8 +174,8 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
                                                 num_entries, formats, num_formats);
 }
 
-cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param, size_t size,
-                                      void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param, size_t size, void *value,
+                                      size_t *size_ret) {
   Obj *m = as(memobj, Tag::DelegatedMem);
   if (!m)
     return CL_INVALID_MEM_OBJECT;

@@ -23,18 +23,33 @@ Registry &registry() {
 void releaseVendor(Obj *o) {
   const cl_icd_dispatch &d = o->vendor();
   switch (o->tag.load(std::memory_order_relaxed)) {
-  case Tag::DelegatedContext: d.clReleaseContext(static_cast<cl_context>(o->real)); break;
-  case Tag::DelegatedQueue: d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real)); break;
-  case Tag::DelegatedMem: d.clReleaseMemObject(static_cast<cl_mem>(o->real)); break;
-  case Tag::DelegatedProgram: d.clReleaseProgram(static_cast<cl_program>(o->real)); break;
-  case Tag::DelegatedKernel: d.clReleaseKernel(static_cast<cl_kernel>(o->real)); break;
-  case Tag::DelegatedEvent: d.clReleaseEvent(static_cast<cl_event>(o->real)); break;
-  case Tag::DelegatedSampler: d.clReleaseSampler(static_cast<cl_sampler>(o->real)); break;
+  case Tag::DelegatedContext:
+    d.clReleaseContext(static_cast<cl_context>(o->real));
+    break;
+  case Tag::DelegatedQueue:
+    d.clReleaseCommandQueue(static_cast<cl_command_queue>(o->real));
+    break;
+  case Tag::DelegatedMem:
+    d.clReleaseMemObject(static_cast<cl_mem>(o->real));
+    break;
+  case Tag::DelegatedProgram:
+    d.clReleaseProgram(static_cast<cl_program>(o->real));
+    break;
+  case Tag::DelegatedKernel:
+    d.clReleaseKernel(static_cast<cl_kernel>(o->real));
+    break;
+  case Tag::DelegatedEvent:
+    d.clReleaseEvent(static_cast<cl_event>(o->real));
+    break;
+  case Tag::DelegatedSampler:
+    d.clReleaseSampler(static_cast<cl_sampler>(o->real));
+    break;
   case Tag::DelegatedDevice:
     if (d.clReleaseDevice)
       d.clReleaseDevice(static_cast<cl_device_id>(o->real)); // sub-devices only
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -46,15 +61,32 @@ void destroy(Obj *o) {
   }
   Tag k = o->tag.exchange(Tag::Dead);
   switch (k) {
-  case Tag::DelegatedContext: delete static_cast<Context *>(o); break;
-  case Tag::DelegatedQueue: delete static_cast<Queue *>(o); break;
-  case Tag::DelegatedMem: delete static_cast<Mem *>(o); break;
-  case Tag::DelegatedProgram: delete static_cast<Program *>(o); break;
-  case Tag::DelegatedKernel: delete static_cast<Kernel *>(o); break;
-  case Tag::DelegatedEvent: delete static_cast<Event *>(o); break;
-  case Tag::DelegatedSampler: delete static_cast<Sampler *>(o); break;
-  case Tag::DelegatedDevice: delete static_cast<Device *>(o); break;
-  default: break; // platforms live for the process
+  case Tag::DelegatedContext:
+    delete static_cast<Context *>(o);
+    break;
+  case Tag::DelegatedQueue:
+    delete static_cast<Queue *>(o);
+    break;
+  case Tag::DelegatedMem:
+    delete static_cast<Mem *>(o);
+    break;
+  case Tag::DelegatedProgram:
+    delete static_cast<Program *>(o);
+    break;
+  case Tag::DelegatedKernel:
+    delete static_cast<Kernel *>(o);
+    break;
+  case Tag::DelegatedEvent:
+    delete static_cast<Event *>(o);
+    break;
+  case Tag::DelegatedSampler:
+    delete static_cast<Sampler *>(o);
+    break;
+  case Tag::DelegatedDevice:
+    delete static_cast<Device *>(o);
+    break;
+  default:
+    break; // platforms live for the process
   }
   for (Obj *p : parents)
     if (p)
@@ -63,8 +95,7 @@ void destroy(Obj *o) {
 
 } // namespace
 
-template <class T>
-T *wrap(Tag k, void *real, Platform *p, Obj *parent0, Obj *parent1) {
+template <class T> T *wrap(Tag k, void *real, Platform *p, Obj *parent0, Obj *parent1) {
   Registry &r = registry();
   std::unique_lock<std::shared_mutex> lock(r.mutex);
   if (auto it = r.byReal.find(real); it != r.byReal.end())

@@ -29,10 +29,10 @@ struct Platform;
 // `dispatch` is the forwarding table (the loader reads it), its `tag` a Delegated one,
 // its `refCount` what the application retained.
 struct Obj : runtime::ObjectHeader {
-  std::atomic<uint32_t> holds;     // 1 while refCount > 0, +1 per wrapper or callback naming it
-  void *real;                      // the vendor's handle
-  Platform *platform;              // the delegated platform it belongs to
-  Obj *parents[2];                 // held: context, and program / queue / parent buffer
+  std::atomic<uint32_t> holds; // 1 while refCount > 0, +1 per wrapper or callback naming it
+  void *real;                  // the vendor's handle
+  Platform *platform;          // the delegated platform it belongs to
+  Obj *parents[2];             // held: context, and program / queue / parent buffer
 
   // The vendor's dispatch table for this object's calls.
   const cl_icd_dispatch &vendor() const { return **static_cast<cl_icd_dispatch *const *>(real); }
@@ -41,7 +41,7 @@ struct Obj : runtime::ObjectHeader {
 // A delegated platform: one vendor platform, shown as its own FiberCL platform.
 struct Platform : Obj {
   std::string name, vendorName, library;
-  std::string shownName; // "FiberCL -> <name>"
+  std::string shownName;      // "FiberCL -> <name>"
   std::vector<Obj *> devices; // root devices, in the vendor's order
 };
 

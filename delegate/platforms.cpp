@@ -15,17 +15,37 @@ namespace {
 // application may see them. Anything else (GL sharing, command buffers, external
 // memory, vendor extensions, ...) would promise a function FiberCL does not wrap.
 bool extensionIsForwarded(const std::string &name) {
-  static const char *const kPrefixes[] = {
-      "cl_khr_fp16", "cl_khr_fp64", "cl_khr_int64_", "cl_khr_global_int32_",
-      "cl_khr_local_int32_", "cl_khr_byte_addressable_store", "cl_khr_3d_image_writes",
-      "cl_khr_icd", "cl_khr_spir", "cl_khr_subgroup_", "cl_khr_extended_versioning",
-      "cl_khr_device_uuid", "cl_khr_pci_bus_info", "cl_khr_integer_dot_product",
-      "cl_khr_depth_images", "cl_khr_image2d_from_buffer", "cl_khr_priority_hints",
-      "cl_khr_throttle_hints", "cl_khr_select_fprounding_mode", "cl_khr_mipmap_image",
-      "cl_khr_srgb_image_writes", "cl_khr_work_group_uniform_arithmetic",
-      "cl_khr_expect_assume", "cl_khr_extended_bit_ops", "cl_khr_kernel_clock",
-      "cl_khr_initialize_memory", "cl_khr_spirv_", "cl_ext_float_atomics",
-      "cl_ext_cxx_for_opencl", "cl_khr_extended_async_copies", "cl_khr_device_enqueue_local_arg_types"};
+  static const char *const kPrefixes[] = {"cl_khr_fp16",
+                                          "cl_khr_fp64",
+                                          "cl_khr_int64_",
+                                          "cl_khr_global_int32_",
+                                          "cl_khr_local_int32_",
+                                          "cl_khr_byte_addressable_store",
+                                          "cl_khr_3d_image_writes",
+                                          "cl_khr_icd",
+                                          "cl_khr_spir",
+                                          "cl_khr_subgroup_",
+                                          "cl_khr_extended_versioning",
+                                          "cl_khr_device_uuid",
+                                          "cl_khr_pci_bus_info",
+                                          "cl_khr_integer_dot_product",
+                                          "cl_khr_depth_images",
+                                          "cl_khr_image2d_from_buffer",
+                                          "cl_khr_priority_hints",
+                                          "cl_khr_throttle_hints",
+                                          "cl_khr_select_fprounding_mode",
+                                          "cl_khr_mipmap_image",
+                                          "cl_khr_srgb_image_writes",
+                                          "cl_khr_work_group_uniform_arithmetic",
+                                          "cl_khr_expect_assume",
+                                          "cl_khr_extended_bit_ops",
+                                          "cl_khr_kernel_clock",
+                                          "cl_khr_initialize_memory",
+                                          "cl_khr_spirv_",
+                                          "cl_ext_float_atomics",
+                                          "cl_ext_cxx_for_opencl",
+                                          "cl_khr_extended_async_copies",
+                                          "cl_khr_device_enqueue_local_arg_types"};
   for (const char *p : kPrefixes)
     if (name.compare(0, std::strlen(p), p) == 0)
       return true;
@@ -110,15 +130,17 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
   return ::clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
-cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
-                                     size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param, size_t size,
+                                     void *value, size_t *size_ret) {
   auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
   auto ask = [&](size_t n, void *v, size_t *r) {
     return p->vendor().clGetPlatformInfo(static_cast<cl_platform_id>(p->real), param, n, v, r);
   };
-  auto str = [&](const std::string &s) { return answer(s.c_str(), s.size() + 1, size, value, size_ret); };
+  auto str = [&](const std::string &s) {
+    return answer(s.c_str(), s.size() + 1, size, value, size_ret);
+  };
   switch (param) {
   case CL_PLATFORM_NAME:
     return str(p->shownName);
@@ -145,9 +167,8 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
   }
 }
 
-cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
-                                  cl_uint num_entries, cl_device_id *devices,
-                                  cl_uint *num_devices) {
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
+                                  cl_device_id *devices, cl_uint *num_devices) {
   auto *p = as<Platform>(platform, Tag::DelegatedPlatform);
   if (!p)
     return CL_INVALID_PLATFORM;
@@ -226,8 +247,8 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
   if (cl_int err = d->vendor().clCreateSubDevices(real, properties, n, ids.data(), nullptr))
     return err;
   for (cl_uint i = 0; i < n; ++i)
-    out_devices[i] = reinterpret_cast<cl_device_id>(
-        wrap<Device>(Tag::DelegatedDevice, ids[i], d->platform, d));
+    out_devices[i] =
+        reinterpret_cast<cl_device_id>(wrap<Device>(Tag::DelegatedDevice, ids[i], d->platform, d));
   return CL_SUCCESS;
 }
 

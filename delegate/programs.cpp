@@ -78,8 +78,8 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
   std::string injected = injectFiberclHeaders(source);
   const char *text = injected.c_str();
   cl_int err = CL_SUCCESS;
-  cl_program p = c->vendor().clCreateProgramWithSource(static_cast<cl_context>(c->real), 1,
-                                                       &text, nullptr, &err);
+  cl_program p = c->vendor().clCreateProgramWithSource(static_cast<cl_context>(c->real), 1, &text,
+                                                       nullptr, &err);
   cl_program out = wrapProgram(p, err, c, errcode_ret);
   if (out)
     reinterpret_cast<Program *>(out)->source = std::move(source);
@@ -100,14 +100,13 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   if (!realDevices(num_devices, device_list, devices))
     return withError<cl_program>(errcode_ret, CL_INVALID_DEVICE, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_program p = c->vendor().clCreateProgramWithBinary(static_cast<cl_context>(c->real),
-                                                       num_devices, devices.data(), lengths,
-                                                       binaries, binary_status, &err);
+  cl_program p =
+      c->vendor().clCreateProgramWithBinary(static_cast<cl_context>(c->real), num_devices,
+                                            devices.data(), lengths, binaries, binary_status, &err);
   return wrapProgram(p, err, c, errcode_ret);
 }
 
-cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
-                                                         cl_uint num_devices,
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
                                                          const cl_device_id *device_list,
                                                          const char *kernel_names,
                                                          cl_int *errcode_ret) {
@@ -123,7 +122,8 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
   if (!fn)
     return withError<cl_program>(errcode_ret, CL_INVALID_OPERATION, nullptr);
   cl_int err = CL_SUCCESS;
-  cl_program p = fn(static_cast<cl_context>(c->real), num_devices, devices.data(), kernel_names, &err);
+  cl_program p =
+      fn(static_cast<cl_context>(c->real), num_devices, devices.data(), kernel_names, &err);
   return wrapProgram(p, err, c, errcode_ret);
 }
 
@@ -202,10 +202,10 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
   if (!fn)
     return CL_INVALID_OPERATION;
   BuildNotify *n = notifyFor(pfn_notify, user_data, p->parents[0]);
-  cl_int err = fn(static_cast<cl_program>(p->real), num_devices,
-                  devices.empty() ? nullptr : devices.data(), options, num_input_headers,
-                  input_headers ? headers.data() : nullptr, header_include_names,
-                  n ? &BuildNotify::call : nullptr, n);
+  cl_int err =
+      fn(static_cast<cl_program>(p->real), num_devices, devices.empty() ? nullptr : devices.data(),
+         options, num_input_headers, input_headers ? headers.data() : nullptr, header_include_names,
+         n ? &BuildNotify::call : nullptr, n);
   if (err != CL_SUCCESS && err != CL_COMPILE_PROGRAM_FAILURE)
     dropNotify(n);
   return err;
@@ -213,8 +213,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
 
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                      const cl_device_id *device_list, const char *options,
-                                     cl_uint num_input_programs,
-                                     const cl_program *input_programs,
+                                     cl_uint num_input_programs, const cl_program *input_programs,
                                      void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                      void *user_data, cl_int *errcode_ret) {
   Obj *c = as(context, Tag::DelegatedContext);
@@ -238,9 +237,9 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
     return withError<cl_program>(errcode_ret, CL_INVALID_OPERATION, nullptr);
   BuildNotify *n = notifyFor(pfn_notify, user_data, c);
   cl_int err = CL_SUCCESS;
-  cl_program p = fn(static_cast<cl_context>(c->real), num_devices,
-                    devices.empty() ? nullptr : devices.data(), options, num_input_programs,
-                    inputs.data(), n ? &BuildNotify::call : nullptr, n, &err);
+  cl_program p =
+      fn(static_cast<cl_context>(c->real), num_devices, devices.empty() ? nullptr : devices.data(),
+         options, num_input_programs, inputs.data(), n ? &BuildNotify::call : nullptr, n, &err);
   if (!p)
     dropNotify(n);
   return wrapProgram(p, err, c, errcode_ret);
@@ -290,8 +289,8 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
   if (!d)
     return CL_INVALID_DEVICE;
   return p->vendor().clGetProgramBuildInfo(static_cast<cl_program>(p->real),
-                                           static_cast<cl_device_id>(d->real), param, size,
-                                           value, size_ret);
+                                           static_cast<cl_device_id>(d->real), param, size, value,
+                                           size_ret);
 }
 
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,

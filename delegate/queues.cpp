@@ -17,9 +17,9 @@ cl_command_queue wrapQueue(cl_command_queue real, Obj *context, Obj *device) {
 
 } // namespace
 
-cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context context, cl_device_id device, const cl_queue_properties *properties,
-    cl_int *errcode_ret) {
+cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret) {
   Obj *c = as(context, Tag::DelegatedContext);
   if (!c)
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
@@ -51,7 +51,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_
                                                   cl_int *errcode_ret) {
   const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
   return delegate::clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr,
-                                                 errcode_ret);
+                                                      errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
@@ -93,14 +93,13 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue, cl_command_queu
                         size_ret);
   }
   default:
-    return q->vendor().clGetCommandQueueInfo(static_cast<cl_command_queue>(q->real), param,
-                                             size, value, size_ret);
+    return q->vendor().clGetCommandQueueInfo(static_cast<cl_command_queue>(q->real), param, size,
+                                             value, size_ret);
   }
 }
 
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue queue,
-                                             cl_command_queue_properties properties,
-                                             cl_bool enable,
+                                             cl_command_queue_properties properties, cl_bool enable,
                                              cl_command_queue_properties *old_properties) {
   Obj *q = as(queue, Tag::DelegatedQueue);
   if (!q)
@@ -150,7 +149,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue queue) {
   bool done = waitOrReport(q, marker, "clFinish", true);
   q->vendor().clReleaseEvent(marker);
   if (!done)
-    return CL_OUT_OF_RESOURCES; // reported; the commands may still complete later
+    return CL_OUT_OF_RESOURCES;      // reported; the commands may still complete later
   return q->vendor().clFinish(real); // returns at once: surfaces the vendor's own errors
 }
 

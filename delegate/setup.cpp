@@ -28,9 +28,7 @@ void initialise(const cl_icd_dispatch &forwarding, VendorSource vendors) {
   runtime::Platform::addDelegated(&platformHandles);
 }
 
-const cl_icd_dispatch &forwardingDispatch() {
-  return *gForwarding.load(std::memory_order_acquire);
-}
+const cl_icd_dispatch &forwardingDispatch() { return *gForwarding.load(std::memory_order_acquire); }
 
 std::vector<VendorPlatform> vendorPlatforms() {
   VendorSource source = gVendors.load(std::memory_order_acquire);

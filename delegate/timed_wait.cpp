@@ -46,8 +46,8 @@ void CL_CALLBACK onComplete(cl_event, cl_int, void *user) {
 
 std::string deviceName(Queue *q) {
   char name[256] = {};
-  q->device->vendor().clGetDeviceInfo(static_cast<cl_device_id>(q->device->real),
-                                      CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+  q->device->vendor().clGetDeviceInfo(static_cast<cl_device_id>(q->device->real), CL_DEVICE_NAME,
+                                      sizeof name - 1, name, nullptr);
   return name;
 }
 
@@ -70,8 +70,8 @@ void report(Queue *q, const char *what) {
                "once; `fibercl occupancy` measures how many this device runs together.\n"
                "  FiberCL returns an error to the caller; the device may still be running "
                "the command.\n",
-               deviceName(q).c_str(), q->platform->shownName.c_str(), what,
-               timeoutSeconds(), running.empty() ? " (none recorded)" : running.c_str());
+               deviceName(q).c_str(), q->platform->shownName.c_str(), what, timeoutSeconds(),
+               running.empty() ? " (none recorded)" : running.c_str());
 }
 
 } // namespace

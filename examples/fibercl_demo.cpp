@@ -20,13 +20,13 @@ namespace {
 
 int g_failures = 0;
 
-#define CHECK_CL(expr)                                                              \
-  do {                                                                              \
-    cl_int err_ = (expr);                                                           \
-    if (err_ != CL_SUCCESS) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s -> error %d\n", __FILE__, __LINE__, #expr, err_); \
-      std::exit(1);                                                                 \
-    }                                                                               \
+#define CHECK_CL(expr)                                                                             \
+  do {                                                                                             \
+    cl_int err_ = (expr);                                                                          \
+    if (err_ != CL_SUCCESS) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s -> error %d\n", __FILE__, __LINE__, #expr, err_);            \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 std::string platformString(cl_platform_id p, cl_platform_info what) {
@@ -34,7 +34,8 @@ std::string platformString(cl_platform_id p, cl_platform_info what) {
   clGetPlatformInfo(p, what, 0, nullptr, &n);
   std::string s(n, '\0');
   clGetPlatformInfo(p, what, n, s.data(), nullptr);
-  if (!s.empty() && s.back() == '\0') s.pop_back();
+  if (!s.empty() && s.back() == '\0')
+    s.pop_back();
   return s;
 }
 
@@ -43,7 +44,8 @@ std::string deviceString(cl_device_id d, cl_device_info what) {
   clGetDeviceInfo(d, what, 0, nullptr, &n);
   std::string s(n, '\0');
   clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  if (!s.empty() && s.back() == '\0') s.pop_back();
+  if (!s.empty() && s.back() == '\0')
+    s.pop_back();
   return s;
 }
 
@@ -51,12 +53,13 @@ double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void report(const char* name, bool ok, double run_ms, const std::string& extra) {
+void report(const char *name, bool ok, double run_ms, const std::string &extra) {
   std::printf("  %-12s %-4s %9.2f ms   %s\n", name, ok ? "ok" : "FAIL", run_ms, extra.c_str());
-  if (!ok) ++g_failures;
+  if (!ok)
+    ++g_failures;
 }
 
-const char* kSource = R"CLC(
+const char *kSource = R"CLC(
 __kernel void vecadd(__global const float* a, __global const float* b, __global float* c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i];
@@ -90,12 +93,14 @@ __kernel void mandelbrot(__global uint* iters, uint width, uint height, uint max
 }
 )CLC";
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   std::string want = "FiberCL";
-  if (const char* e = std::getenv("FIBERCL_DEMO_PLATFORM")) want = e;
-  if (argc > 1) want = argv[1];
+  if (const char *e = std::getenv("FIBERCL_DEMO_PLATFORM"))
+    want = e;
+  if (argc > 1)
+    want = argv[1];
 
   cl_uint np = 0;
   if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) {
@@ -114,11 +119,13 @@ int main(int argc, char** argv) {
     cl_uint nd = 0;
     clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
     std::vector<cl_device_id> ds(nd);
-    if (nd) clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
+    if (nd)
+      clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
     for (cl_device_id d : ds)
       std::printf("        device: %s (%s)\n", deviceString(d, CL_DEVICE_NAME).c_str(),
                   deviceString(d, CL_DEVICE_VERSION).c_str());
-    if (name == want && !platform) platform = p;
+    if (name == want && !platform)
+      platform = p;
   }
   if (!platform) {
     std::fprintf(stderr, "platform \"%s\" not found\n", want.c_str());
@@ -175,7 +182,8 @@ int main(int argc, char** argv) {
     double ms = msSince(t);
     CHECK_CL(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, n * 4, c.data(), 0, nullptr, nullptr));
     bool ok = true;
-    for (size_t i = 0; i < n && ok; ++i) ok = c[i] == a[i] + b[i];
+    for (size_t i = 0; i < n && ok; ++i)
+      ok = c[i] == a[i] + b[i];
     char extra[96];
     std::snprintf(extra, sizeof extra, "%zu floats, %.2f GB/s", n, 3.0 * n * 4 / (ms * 1e6));
     report("vecadd", ok, ms, extra);
@@ -196,7 +204,8 @@ int main(int argc, char** argv) {
     }
     cl_kernel k = clCreateKernel(prog, "reduce", &err);
     CHECK_CL(err);
-    cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, in.data(), &err);
+    cl_mem din =
+        clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, in.data(), &err);
     cl_mem dp = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, groups * 4, nullptr, &err);
     CHECK_CL(err);
     CHECK_CL(clSetKernelArg(k, 0, sizeof din, &din));
@@ -206,9 +215,11 @@ int main(int argc, char** argv) {
     CHECK_CL(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, &local, 0, nullptr, nullptr));
     CHECK_CL(clFinish(q));
     double ms = msSince(t);
-    CHECK_CL(clEnqueueReadBuffer(q, dp, CL_TRUE, 0, groups * 4, partial.data(), 0, nullptr, nullptr));
+    CHECK_CL(
+        clEnqueueReadBuffer(q, dp, CL_TRUE, 0, groups * 4, partial.data(), 0, nullptr, nullptr));
     unsigned long long sum = 0;
-    for (cl_uint v : partial) sum += v;
+    for (cl_uint v : partial)
+      sum += v;
     char extra[96];
     std::snprintf(extra, sizeof extra, "sum %llu (want %llu), %zu groups of %zu", sum, want_sum,
                   groups, local);
@@ -250,8 +261,10 @@ int main(int argc, char** argv) {
           zr = t2;
           ++n;
         }
-        if (it[y * w + x] != n) ++mismatches;
-        if (it[y * w + x] == max_iter) ++inside;
+        if (it[y * w + x] != n)
+          ++mismatches;
+        if (it[y * w + x] == max_iter)
+          ++inside;
       }
     char extra[128];
     std::snprintf(extra, sizeof extra, "%ux%u, %zu points inside, %zu differ from host", w, h,

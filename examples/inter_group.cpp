@@ -88,8 +88,8 @@ int main(int argc, char **argv) {
   int zero = 0;
   std::vector<int> out(groups, -1);
   cl_mem cell = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
-  cl_mem results = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, groups * sizeof(int),
-                                  out.data(), &err);
+  cl_mem results =
+      clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, groups * sizeof(int), out.data(), &err);
   clSetKernelArg(k, 0, sizeof cell, &cell);
   clSetKernelArg(k, 1, sizeof results, &results);
   size_t global = groups, local = 1;

@@ -51,7 +51,7 @@ namespace {
 
 cl_device_id gDevice;
 cl_context gContext;
-bool gVerbose; // FUZZ_VERBOSE=1: print each build's outcome and log (to triage seeds)
+bool gVerbose;         // FUZZ_VERBOSE=1: print each build's outcome and log (to triage seeds)
 double gCpuLimit = 30; // FUZZ_CPU_SECONDS
 
 double cpuSeconds() {
@@ -114,8 +114,8 @@ void checkKernel(cl_kernel k, const std::set<std::string> &names) {
     fail("clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
   for (cl_uint i = 0; i < numArgs; ++i) {
     cl_kernel_arg_address_qualifier address = 0;
-    cl_int err = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address,
-                                    &address, nullptr);
+    cl_int err = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address, &address,
+                                    nullptr);
     if (err != CL_SUCCESS && err != CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
       fail("clGetKernelArgInfo(CL_KERNEL_ARG_ADDRESS_QUALIFIER)", err);
     size_t size = 0;
@@ -124,8 +124,8 @@ void checkKernel(cl_kernel k, const std::set<std::string> &names) {
       fail("clGetKernelArgInfo(CL_KERNEL_ARG_TYPE_NAME)", err);
   }
   size_t groupSize = 0;
-  if (cl_int err = clGetKernelWorkGroupInfo(k, gDevice, CL_KERNEL_WORK_GROUP_SIZE,
-                                            sizeof groupSize, &groupSize, nullptr))
+  if (cl_int err = clGetKernelWorkGroupInfo(k, gDevice, CL_KERNEL_WORK_GROUP_SIZE, sizeof groupSize,
+                                            &groupSize, nullptr))
     fail("clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", err);
   if (groupSize == 0)
     fail("CL_KERNEL_WORK_GROUP_SIZE is 0");
@@ -133,14 +133,14 @@ void checkKernel(cl_kernel k, const std::set<std::string> &names) {
 
 void checkBuilt(cl_program p) {
   size_t binarySize = 0;
-  if (cl_int err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof binarySize,
-                                    &binarySize, nullptr))
+  if (cl_int err =
+          clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof binarySize, &binarySize, nullptr))
     fail("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", err);
   if (binarySize == 0)
     fail("a built program has no binary");
   size_t numKernels = 0;
-  if (cl_int err = clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof numKernels,
-                                    &numKernels, nullptr))
+  if (cl_int err =
+          clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof numKernels, &numKernels, nullptr))
     fail("clGetProgramInfo(CL_PROGRAM_NUM_KERNELS)", err);
   std::set<std::string> names;
   const std::string list = programString(p, CL_PROGRAM_KERNEL_NAMES);
@@ -225,18 +225,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fprintf(stderr, "opencl_source: the build took %.1f s of CPU time\n", cpu);
     fail("a build took longer than FUZZ_CPU_SECONDS of CPU time", built);
   }
-  if (built != CL_SUCCESS && built != CL_BUILD_PROGRAM_FAILURE &&
-      built != CL_INVALID_BUILD_OPTIONS)
+  if (built != CL_SUCCESS && built != CL_BUILD_PROGRAM_FAILURE && built != CL_INVALID_BUILD_OPTIONS)
     fail("clBuildProgram returned an unexpected code", built);
   cl_build_status status = CL_BUILD_NONE;
-  if (cl_int e = clGetProgramBuildInfo(p, gDevice, CL_PROGRAM_BUILD_STATUS, sizeof status,
-                                       &status, nullptr))
+  if (cl_int e = clGetProgramBuildInfo(p, gDevice, CL_PROGRAM_BUILD_STATUS, sizeof status, &status,
+                                       nullptr))
     fail("clGetProgramBuildInfo(CL_PROGRAM_BUILD_STATUS)", e);
   if ((built == CL_SUCCESS) != (status == CL_BUILD_SUCCESS))
     fail("CL_PROGRAM_BUILD_STATUS disagrees with clBuildProgram", status);
   const std::string log = programBuildString(p, CL_PROGRAM_BUILD_LOG);
   if (gVerbose)
-    std::fprintf(stderr, "opencl_source: clBuildProgram %d in %.2f s CPU, options \"%s\", log:\n%s\n",
+    std::fprintf(stderr,
+                 "opencl_source: clBuildProgram %d in %.2f s CPU, options \"%s\", log:\n%s\n",
                  built, cpu, options.c_str(), log.c_str());
   if (built != CL_SUCCESS && log.find_first_not_of(" \t\r\n") == std::string::npos)
     fail("a failed build has an empty build log", built);

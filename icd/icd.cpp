@@ -13,8 +13,7 @@ namespace fibercl::icd {
 
 extern "C" {
 
-cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
-                                              cl_platform_id *platforms,
+cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
                                               cl_uint *num_platforms) {
   // FiberCL's own platform, and one per vendor platform FIBERCL_DELEGATE selects: the
   // list clGetPlatformIDs gives (runtime/api/platform_api.cpp).
@@ -25,8 +24,7 @@ cl_int CL_API_CALL fcl_clIcdGetPlatformIDsKHR(cl_uint num_entries,
 // dispatch table (FiberCL's, or a delegated vendor's forwarding one).
 cl_int CL_API_CALL fcl_clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
                                                   cl_kernel_sub_group_info param_name,
-                                                  size_t input_value_size,
-                                                  const void *input_value,
+                                                  size_t input_value_size, const void *input_value,
                                                   size_t param_value_size, void *param_value,
                                                   size_t *param_value_size_ret) {
   if (!kernel)
@@ -39,9 +37,8 @@ cl_int CL_API_CALL fcl_clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id
 
 // The loader calls this one on each of FiberCL's platforms, CPU or delegated: it goes
 // through the platform's own dispatch table.
-static cl_int CL_API_CALL loader_clGetPlatformInfo(cl_platform_id platform,
-                                                   cl_platform_info param, size_t size,
-                                                   void *value, size_t *size_ret) {
+static cl_int CL_API_CALL loader_clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
+                                                   size_t size, void *value, size_t *size_ret) {
   if (!platform)
     return CL_INVALID_PLATFORM;
   auto *dispatch = *reinterpret_cast<const cl_icd_dispatch *const *>(platform);
@@ -56,11 +53,11 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddress(const char *func_name) {
 #define FCL_API(name)
 #define FCL_ICD(name)
 #define FCL_NONE(name)
-#define FCL_EXTENSION(name)                                                          \
-  if (std::strcmp(func_name, #name) == 0)                                            \
+#define FCL_EXTENSION(name)                                                                        \
+  if (std::strcmp(func_name, #name) == 0)                                                          \
     return reinterpret_cast<void *>(&fcl_##name);
-#define FCL_LOADER(name)                                                             \
-  if (std::strcmp(func_name, #name) == 0)                                            \
+#define FCL_LOADER(name)                                                                           \
+  if (std::strcmp(func_name, #name) == 0)                                                          \
     return reinterpret_cast<void *>(&loader_##name);
 #include "runtime/api/entry_points.def"
 #undef FCL_API
@@ -88,8 +85,7 @@ void *CL_API_CALL fcl_clGetExtensionFunctionAddressForPlatform(cl_platform_id pl
 extern "C" {
 
 __attribute__((visibility("default"))) cl_int CL_API_CALL
-clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
-                       cl_uint *num_platforms) {
+clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
   return icd::fcl_clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
 }
 

@@ -25,8 +25,8 @@ std::vector<delegate::VendorPlatform> selectedVendors() {
   VendorScan scan = scanVendors(reinterpret_cast<const void *>(&fcl_clIcdGetPlatformIDsKHR));
   for (const VendorPlatform &v : scan.platforms)
     if (delegateSelects(selection, v) && v.dispatch->clGetDeviceIDs)
-      out.push_back({v.platform, v.dispatch, v.name, v.vendor, v.library,
-                     delegatedPlatformName(v.name)});
+      out.push_back(
+          {v.platform, v.dispatch, v.name, v.vendor, v.library, delegatedPlatformName(v.name)});
   if (out.empty())
     std::fprintf(stderr,
                  "FiberCL: FIBERCL_DELEGATE=%s selects no platform (see `fibercl platforms`)\n",

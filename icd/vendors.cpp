@@ -185,7 +185,8 @@ bool delegateSelects(const std::string &selection, const VendorPlatform &p) {
   size_t start = 0;
   while (start <= sel.size()) {
     size_t comma = sel.find(',', start);
-    std::string part = sel.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string part =
+        sel.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (!part.empty() && name.find(part) != std::string::npos)
       return true;
     if (comma == std::string::npos)

@@ -17,9 +17,9 @@
 namespace fibercl::icd {
 
 struct VendorPlatform {
-  std::string icdFile;  // the vendor file that named the library
-  std::string library;  // as the vendor file names it
-  cl_platform_id platform = nullptr;       // the vendor's own handle
+  std::string icdFile;                       // the vendor file that named the library
+  std::string library;                       // as the vendor file names it
+  cl_platform_id platform = nullptr;         // the vendor's own handle
   const cl_icd_dispatch *dispatch = nullptr; // its dispatch table (first field of a handle)
   std::string name, vendor, version;
 };

@@ -21,8 +21,7 @@ std::unique_ptr<Command> copyRectCommand(Ref<Mem> a, Ref<Mem> b, char *to, Pitch
   return hostCommand([a = std::move(a), b = std::move(b), to, tp, from, fp, region]() -> cl_int {
     for (size_t z = 0; z < region[2]; ++z)
       for (size_t y = 0; y < region[1]; ++y)
-        std::memmove(to + z * tp.slice + y * tp.row, from + z * fp.slice + y * fp.row,
-                     region[0]);
+        std::memmove(to + z * tp.slice + y * tp.row, from + z * fp.slice + y * fp.row, region[0]);
     return CL_COMPLETE;
   });
 }

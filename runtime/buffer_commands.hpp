@@ -32,9 +32,8 @@ std::unique_ptr<Command> copyRectCommand(Ref<Mem> a, Ref<Mem> b, char *to, Pitch
                                          std::array<size_t, 3> region);
 // Repeats a pixel of `patternSize` bytes (at most 16) over a region[0] x region[1] x
 // region[2] byte box (region[0] a multiple of patternSize).
-std::unique_ptr<Command> fillRectCommand(Ref<Mem> m, char *to, Pitches pitches,
-                                         const void *pattern, size_t patternSize,
-                                         std::array<size_t, 3> region);
+std::unique_ptr<Command> fillRectCommand(Ref<Mem> m, char *to, Pitches pitches, const void *pattern,
+                                         size_t patternSize, std::array<size_t, 3> region);
 // Repeats a pattern of `patternSize` bytes (a power of two up to 128) over `size` bytes.
 std::unique_ptr<Command> fillCommand(Ref<Mem> m, char *to, size_t size, const void *pattern,
                                      size_t patternSize);

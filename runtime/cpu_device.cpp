@@ -67,8 +67,8 @@ cl_uint CpuDevice::vectorWidth(size_t elementBytes) const {
 CpuDevice::CpuDevice()
     : name_(cpuModelName()), maxClockMHz_(cpuMaxMHz()), simdBytes_(hostSimdBytes()) {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  globalMemSize_ = (pages > 0 && pageSize > 0) ? uint64_t(pages) * uint64_t(pageSize)
-                                               : uint64_t(1) << 30;
+  globalMemSize_ =
+      (pages > 0 && pageSize > 0) ? uint64_t(pages) * uint64_t(pageSize) : uint64_t(1) << 30;
 }
 
 exec::Executor &CpuDevice::executor() {
@@ -81,9 +81,7 @@ exec::Executor &CpuDevice::executor() {
   return *executor_;
 }
 
-exec::Executor *CpuDevice::executorIfStarted() {
-  return started_.load(std::memory_order_acquire);
-}
+exec::Executor *CpuDevice::executorIfStarted() { return started_.load(std::memory_order_acquire); }
 
 unsigned CpuDevice::computeUnits() { return executor().workerCount(); }
 

@@ -26,10 +26,14 @@ public:
   void info(cl_device_info param, InfoWriter &out) override; // cpu_device_info.cpp
   uint64_t maxAllocSize() const override { return globalMemSize_ / 4; }
   const DeviceLimits &limits() const override {
-    static constexpr DeviceLimits kLimits{kMaxWorkGroupSize,    kLocalMemSize,
-                                          kMemBaseAddrAlignBits, kPreferredWorkGroupSizeMultiple,
-                                          16384,                2048,
-                                          size_t(1) << 27,      2048,
+    static constexpr DeviceLimits kLimits{kMaxWorkGroupSize,
+                                          kLocalMemSize,
+                                          kMemBaseAddrAlignBits,
+                                          kPreferredWorkGroupSizeMultiple,
+                                          16384,
+                                          2048,
+                                          size_t(1) << 27,
+                                          2048,
                                           kPipeMaxPacketSize};
     return kLimits;
   }

@@ -1,11 +1,11 @@
 // CpuDevice::info: every cl_device_info of OpenCL 3.0 and FiberCL's counters for the
 // CPU device.
 #include "runtime/cpu_device.hpp"
-#include "runtime/versions.hpp"
 #include "runtime/exec/executor.hpp"
 #include "runtime/info_writer.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/scheduling_codes.hpp"
+#include "runtime/versions.hpp"
 
 #include <CL/cl_fibercl.h>
 
@@ -43,8 +43,7 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
     return out.scalar<size_t>(kMaxWorkGroupSize);
   case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
-    size_t sizes[3] = {kMaxWorkGroupSize, kMaxWorkGroupSize,
-                       kMaxWorkGroupSize};
+    size_t sizes[3] = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
     return out.array(sizes, 3);
   }
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:

@@ -37,9 +37,8 @@ exec::Scheduling schedulingFor(const Kernel &k) {
 
 // "<source>:12 (atomic read)" for reports.
 std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
-  static const char *const kinds[] = {"barrier", "loop poll",     "atomic read",
-                                      "atomic write", "fence", "volatile read",
-                                      "volatile write", "cooperative"};
+  static const char *const kinds[] = {"barrier", "loop poll",     "atomic read",    "atomic write",
+                                      "fence",   "volatile read", "volatile write", "cooperative"};
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~FIBERCL_SITE_WAITING;
   for (const compiler::SiteInfo &site : sites)
@@ -107,9 +106,7 @@ void CpuDevice::runHost(std::function<int32_t()> work, Completion done) {
   executor().runHost(std::move(work), std::move(done));
 }
 
-void CpuDevice::waitUntil(const std::function<bool()> &finished) {
-  executor().helpUntil(finished);
-}
+void CpuDevice::waitUntil(const std::function<bool()> &finished) { executor().helpUntil(finished); }
 
 void CpuDevice::wakeWaiters() {
   if (auto *e = executorIfStarted())

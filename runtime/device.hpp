@@ -25,15 +25,15 @@ class Platform;
 
 // What the core's rules need of a device (clGetDeviceInfo answers the same values).
 struct DeviceLimits {
-  uint64_t maxWorkGroupSize;               // also each CL_DEVICE_MAX_WORK_ITEM_SIZES
-  uint64_t localMemSize;                   // CL_DEVICE_LOCAL_MEM_SIZE
-  uint32_t memBaseAddrAlignBits;           // CL_DEVICE_MEM_BASE_ADDR_ALIGN
-  size_t preferredWorkGroupSizeMultiple;   // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
-  size_t image2dMaxSize;                   // CL_DEVICE_IMAGE2D_MAX_WIDTH and _HEIGHT
-  size_t image3dMaxSize;                   // CL_DEVICE_IMAGE3D_MAX_WIDTH, _HEIGHT, _DEPTH
-  size_t imageMaxBufferSize;               // CL_DEVICE_IMAGE_MAX_BUFFER_SIZE (pixels)
-  size_t imageMaxArraySize;                // CL_DEVICE_IMAGE_MAX_ARRAY_SIZE
-  uint32_t pipeMaxPacketSize;              // CL_DEVICE_PIPE_MAX_PACKET_SIZE (0: no pipes)
+  uint64_t maxWorkGroupSize;             // also each CL_DEVICE_MAX_WORK_ITEM_SIZES
+  uint64_t localMemSize;                 // CL_DEVICE_LOCAL_MEM_SIZE
+  uint32_t memBaseAddrAlignBits;         // CL_DEVICE_MEM_BASE_ADDR_ALIGN
+  size_t preferredWorkGroupSizeMultiple; // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+  size_t image2dMaxSize;                 // CL_DEVICE_IMAGE2D_MAX_WIDTH and _HEIGHT
+  size_t image3dMaxSize;                 // CL_DEVICE_IMAGE3D_MAX_WIDTH, _HEIGHT, _DEPTH
+  size_t imageMaxBufferSize;             // CL_DEVICE_IMAGE_MAX_BUFFER_SIZE (pixels)
+  size_t imageMaxArraySize;              // CL_DEVICE_IMAGE_MAX_ARRAY_SIZE
+  uint32_t pipeMaxPacketSize;            // CL_DEVICE_PIPE_MAX_PACKET_SIZE (0: no pipes)
 };
 
 // Where an NDRange runs, as the core checked it (kernel_launch.cpp): every local size

@@ -19,10 +19,9 @@ void Command::start(Event &ev) {
   ev.complete(CL_COMPLETE);
 }
 
-Event::Event(Context &context, Queue *queue, cl_command_type type,
-             std::unique_ptr<Command> command)
-    : context_(context), queue_(queue), type_(type),
-      status_(queue ? CL_QUEUED : CL_SUBMITTED), command_(std::move(command)) {
+Event::Event(Context &context, Queue *queue, cl_command_type type, std::unique_ptr<Command> command)
+    : context_(context), queue_(queue), type_(type), status_(queue ? CL_QUEUED : CL_SUBMITTED),
+      command_(std::move(command)) {
   profiled_ = queue && queue->profiling();
   if (profiled_)
     times_[0].store(nowNs(), std::memory_order_relaxed);

@@ -11,15 +11,14 @@ namespace fibercl::runtime {
 namespace {
 
 constexpr cl_channel_type kAllTypes[] = {
-    CL_SNORM_INT8,    CL_SNORM_INT16,    CL_UNORM_INT8,      CL_UNORM_INT16,
-    CL_SIGNED_INT8,   CL_SIGNED_INT16,   CL_SIGNED_INT32,    CL_UNSIGNED_INT8,
-    CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,     CL_FLOAT,
-    CL_UNORM_SHORT_565, CL_UNORM_SHORT_555, CL_UNORM_INT_101010};
+    CL_SNORM_INT8,   CL_SNORM_INT16,  CL_UNORM_INT8,      CL_UNORM_INT16,     CL_SIGNED_INT8,
+    CL_SIGNED_INT16, CL_SIGNED_INT32, CL_UNSIGNED_INT8,   CL_UNSIGNED_INT16,  CL_UNSIGNED_INT32,
+    CL_HALF_FLOAT,   CL_FLOAT,        CL_UNORM_SHORT_565, CL_UNORM_SHORT_555, CL_UNORM_INT_101010};
 
-constexpr cl_channel_order kAllOrders[] = {
-    CL_R,    CL_A,     CL_RG,        CL_RA,        CL_RGB,   CL_RGBA, CL_BGRA,
-    CL_ARGB, CL_ABGR,  CL_INTENSITY, CL_LUMINANCE, CL_Rx,    CL_RGx,  CL_RGBx,
-    CL_sRGB, CL_sRGBx, CL_sRGBA,     CL_sBGRA,     CL_DEPTH};
+constexpr cl_channel_order kAllOrders[] = {CL_R,         CL_A,     CL_RG,    CL_RA,   CL_RGB,
+                                           CL_RGBA,      CL_BGRA,  CL_ARGB,  CL_ABGR, CL_INTENSITY,
+                                           CL_LUMINANCE, CL_Rx,    CL_RGx,   CL_RGBx, CL_sRGB,
+                                           CL_sRGBx,     CL_sRGBA, CL_sBGRA, CL_DEPTH};
 
 bool isPacked(cl_channel_type t) {
   return t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010;
@@ -33,13 +32,12 @@ bool validPair(cl_channel_order o, cl_channel_type t) {
     return isPacked(t);
   case CL_INTENSITY:
   case CL_LUMINANCE:
-    return t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 ||
-           t == CL_SNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
+    return t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 || t == CL_SNORM_INT16 ||
+           t == CL_HALF_FLOAT || t == CL_FLOAT;
   case CL_ARGB:
   case CL_BGRA:
   case CL_ABGR:
-    return t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 ||
-           t == CL_UNSIGNED_INT8;
+    return t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
   case CL_sRGB:
   case CL_sRGBx:
   case CL_sRGBA:

@@ -28,9 +28,7 @@ public:
   }
   void string(const std::string &s) { bytes(s.c_str(), s.size() + 1); }
   void string(const char *s) { string(std::string(s)); }
-  template <class T> void array(const std::vector<T> &v) {
-    bytes(v.data(), v.size() * sizeof(T));
-  }
+  template <class T> void array(const std::vector<T> &v) { bytes(v.data(), v.size() * sizeof(T)); }
   template <class T> void array(const T *data, size_t n) { bytes(data, n * sizeof(T)); }
   // For results written piecewise (CL_PROGRAM_BINARIES): applies the size rules to
   // an n-byte result and returns param_value (possibly NULL) without writing to it.

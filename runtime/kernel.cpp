@@ -1,7 +1,7 @@
 // cl_kernel: argument state and the argument snapshot taken at enqueue time.
 #include "runtime/kernel.hpp"
-#include "runtime/memory.hpp"
 #include "runtime/error.hpp"
+#include "runtime/memory.hpp"
 #include "runtime/program.hpp"
 
 #include <algorithm>
@@ -24,8 +24,7 @@ Kernel::Kernel(Program &program, std::shared_ptr<const Program::Built> built,
 
 Kernel::Kernel(const Kernel &other)
     : Object(), program_(other.program_), built_(other.built_), info_(other.info_),
-      entry_(other.entry_), args_(other.args_), offsets_(other.offsets_),
-      values_(other.values_) {
+      entry_(other.entry_), args_(other.args_), offsets_(other.offsets_), values_(other.values_) {
   program_->kernelAttached();
 }
 
@@ -103,8 +102,7 @@ Kernel::Snapshot Kernel::snapshot() const {
         Ref<Mem> m = Mem::lookUp(args_[i].mem, args_[i].memSerial);
         if (!m)
           throw Error(CL_INVALID_KERNEL_ARGS,
-                      ("argument " + std::to_string(i) + "'s memory object was released")
-                          .c_str());
+                      ("argument " + std::to_string(i) + "'s memory object was released").c_str());
         addr = m->kernelAddress();
         s.mems.push_back(std::move(m));
       }

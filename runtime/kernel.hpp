@@ -87,8 +87,8 @@ private:
   const compiler::KernelInfo *info_;
   fcl_work_group_fn entry_;
   std::vector<Arg> args_;
-  std::vector<size_t> offsets_;          // of each argument in values_
-  std::vector<unsigned char> values_;    // by-value argument bytes
+  std::vector<size_t> offsets_;       // of each argument in values_
+  std::vector<unsigned char> values_; // by-value argument bytes
 };
 
 } // namespace fibercl::runtime

@@ -19,8 +19,7 @@ class NDRangeCommand final : public Command {
 public:
   NDRangeCommand(Device &device, Kernel &kernel, const LaunchGeometry &geometry)
       : kernel_(kernel), snapshot_(kernel.snapshot()),
-        launch_(device.prepareLaunch(kernel, snapshot_.args, snapshot_.localMemSize,
-                                     geometry)) {}
+        launch_(device.prepareLaunch(kernel, snapshot_.args, snapshot_.localMemSize, geometry)) {}
   uint64_t localMemSize() const { return snapshot_.localMemSize; }
 
   void start(Event &ev) override {
@@ -101,8 +100,7 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
   if (r.local) {
     uint64_t product = 1;
     for (cl_uint d = 0; d < r.workDim; ++d) {
-      check(r.local[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
-            "local_work_size has an element 0");
+      check(r.local[d] == 0, CL_INVALID_WORK_GROUP_SIZE, "local_work_size has an element 0");
       // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
       // local_work_size[0], ... is greater than CL_DEVICE_MAX_WORK_ITEM_SIZES.
       check(r.local[d] > limits.maxWorkGroupSize, CL_INVALID_WORK_ITEM_SIZE,
@@ -115,8 +113,7 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
     if (hasReqd)
       for (cl_uint d = 0; d < 3; ++d)
         check((d < r.workDim ? range.local[d] : 1) != info.reqdWorkGroupSize[d],
-              CL_INVALID_WORK_GROUP_SIZE,
-              "local_work_size differs from reqd_work_group_size");
+              CL_INVALID_WORK_GROUP_SIZE, "local_work_size differs from reqd_work_group_size");
     // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the total
     // number of work-items in the work-group is greater than
     // CL_KERNEL_WORK_GROUP_SIZE.
@@ -143,8 +140,7 @@ std::unique_ptr<Command> buildKernelLaunch(Queue &q, Kernel &k, const LaunchRequ
     check(info.cooperative && r.workDim != 1, CL_INVALID_WORK_DIMENSION,
           "a cooperative kernel (fibercl/cooperative.h) is launched in one dimension");
     // Its groups are interchangeable slots (forked ids are reused): all the same size.
-    check(info.cooperative && range.global[0] % range.local[0] != 0,
-          CL_INVALID_WORK_GROUP_SIZE,
+    check(info.cooperative && range.global[0] % range.local[0] != 0, CL_INVALID_WORK_GROUP_SIZE,
           "a cooperative kernel's global size is a multiple of its work-group size");
     auto nd = std::make_unique<NDRangeCommand>(device, k, range);
     // CL_OUT_OF_RESOURCES if the local memory the work-group needs exceeds

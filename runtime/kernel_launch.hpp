@@ -17,10 +17,10 @@ class Kernel;
 class Queue;
 
 struct LaunchRequest {
-  cl_uint workDim;       // 1..3
-  const size_t *offset;  // global_work_offset, or NULL
-  const size_t *global;  // global_work_size, or NULL
-  const size_t *local;   // local_work_size, or NULL
+  cl_uint workDim;      // 1..3
+  const size_t *offset; // global_work_offset, or NULL
+  const size_t *global; // global_work_size, or NULL
+  const size_t *local;  // local_work_size, or NULL
 };
 
 // The command, or nullptr when the range is empty (a global size of 0: the command

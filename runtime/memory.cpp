@@ -19,7 +19,7 @@ namespace fibercl::runtime {
 namespace {
 std::mutex gRegistryMutex;
 std::unordered_map<const Mem *, uint64_t> gRegistry; // the live Mems, with their serials
-uint64_t gNextSerial = 1;                             // under gRegistryMutex
+uint64_t gNextSerial = 1;                            // under gRegistryMutex
 } // namespace
 
 Mem::Registration::Registration(const Mem *m) : mem(m) {
@@ -41,8 +41,7 @@ Ref<Mem> Mem::lookUp(const Mem *mem, uint64_t serial) {
   // Registered, so not yet freed; a count of 0 means it is being deleted.
   auto *object = const_cast<Mem *>(mem);
   uint32_t n = object->refCount.load(std::memory_order_relaxed);
-  while (n != 0 &&
-         !object->refCount.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel))
+  while (n != 0 && !object->refCount.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel))
     ;
   return n == 0 ? Ref<Mem>() : Ref<Mem>::adopt(object);
 }
@@ -67,8 +66,8 @@ Mem::Mem(Context &context, cl_mem_flags flags, size_t size, void *hostPtr,
 }
 
 Mem::Mem(Mem &parent, cl_mem_flags flags, size_t offset, size_t size)
-    : context_(parent.context()), parent_(parent), flags_(flags), size_(size),
-      offset_(offset), data_(parent.data() + offset) {
+    : context_(parent.context()), parent_(parent), flags_(flags), size_(size), offset_(offset),
+      data_(parent.data() + offset) {
   if (parent.hostPtr())
     hostPtr_ = static_cast<char *>(parent.hostPtr()) + offset;
 }
@@ -101,8 +100,8 @@ size_t ImageLayout::bytes() const {
 Mem::Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *hostPtr,
          size_t hostRowPitch, size_t hostSlicePitch, Mem *buffer,
          std::vector<cl_mem_properties> properties)
-    : context_(context), flags_(flags), size_(layout.bytes()),
-      properties_(std::move(properties)), image_(std::make_unique<ImageLayout>(layout)) {
+    : context_(context), flags_(flags), size_(layout.bytes()), properties_(std::move(properties)),
+      image_(std::make_unique<ImageLayout>(layout)) {
   if (buffer) {
     parent_ = Ref<Mem>(*buffer);
     data_ = buffer->data();
@@ -147,9 +146,8 @@ Mem::Mem(Context &context, cl_mem_flags flags, const ImageLayout &layout, void *
 
 Mem::Mem(Context &context, cl_mem_flags flags, const PipeShape &shape,
          std::vector<cl_mem_properties> properties)
-    : context_(context), flags_(flags),
-      size_(FCL_PIPE_PACKETS_OFFSET(shape.maxPackets) +
-            uint64_t(shape.packetSize) * shape.maxPackets),
+    : context_(context), flags_(flags), size_(FCL_PIPE_PACKETS_OFFSET(shape.maxPackets) +
+                                              uint64_t(shape.packetSize) * shape.maxPackets),
       properties_(std::move(properties)), pipe_(shape) {
   // Zeroed: counters at 0 (empty), lock free, no slot committed.
   data_ = static_cast<char *>(std::aligned_alloc(128, (size_ + 127) / 128 * 128));

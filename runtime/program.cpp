@@ -1,8 +1,8 @@
 // cl_program: compile / link / build through the compiler, then JIT-load.
 #include "runtime/program.hpp"
 #include "runtime/context.hpp"
-#include "runtime/error.hpp"
 #include "runtime/device.hpp"
+#include "runtime/error.hpp"
 #include "runtime/source_dump.hpp"
 
 #include <cstring>
@@ -50,10 +50,10 @@ void Program::installExecutable(compiler::Result &result, const std::string &opt
     status_ = CL_BUILD_ERROR;
     binary_ = {};
     built_.reset();
-    throw Error(result.invalidOptions ? (failureCode == CL_LINK_PROGRAM_FAILURE
-                                             ? CL_INVALID_LINKER_OPTIONS
-                                             : CL_INVALID_BUILD_OPTIONS)
-                                      : failureCode,
+    throw Error(result.invalidOptions
+                    ? (failureCode == CL_LINK_PROGRAM_FAILURE ? CL_INVALID_LINKER_OPTIONS
+                                                              : CL_INVALID_BUILD_OPTIONS)
+                    : failureCode,
                 "see the build log");
   }
   status_ = CL_BUILD_SUCCESS;
@@ -105,8 +105,8 @@ void Program::setSpecConstant(cl_uint id, size_t size, const void *value) {
     std::string why;
     sizes = compiler::specConstantSizes(il_, why);
     if (!sizes)
-      throw Error(CL_INVALID_SPEC_ID, ("cannot read the module's specialization constants: " +
-                                       why).c_str());
+      throw Error(CL_INVALID_SPEC_ID,
+                  ("cannot read the module's specialization constants: " + why).c_str());
   }
   auto it = sizes->find(id);
   if (it == sizes->end())
@@ -121,8 +121,7 @@ void Program::setSpecConstant(cl_uint id, size_t size, const void *value) {
   specValues_[id] = c;
 }
 
-void Program::compile(const std::string &options,
-                      const std::vector<compiler::Header> &headers) {
+void Program::compile(const std::string &options, const std::vector<compiler::Header> &headers) {
   // CL_INVALID_OPERATION if program has no source or IL available, i.e. it has not
   // been created with clCreateProgramWithSource or clCreateProgramWithIL.
   if (origin_ != Origin::Source && origin_ != Origin::IL)
@@ -149,8 +148,7 @@ void Program::compile(const std::string &options,
   if (!result.success) {
     status_ = CL_BUILD_ERROR;
     binary_ = {};
-    throw Error(result.invalidOptions ? CL_INVALID_COMPILER_OPTIONS
-                                      : CL_COMPILE_PROGRAM_FAILURE,
+    throw Error(result.invalidOptions ? CL_INVALID_COMPILER_OPTIONS : CL_COMPILE_PROGRAM_FAILURE,
                 "see the build log");
   }
   status_ = CL_BUILD_SUCCESS;
@@ -188,8 +186,7 @@ void Program::link(const std::vector<Program *> &inputs, const std::string &opti
     log_ = std::move(result.log);
     if (!result.success) {
       status_ = CL_BUILD_ERROR;
-      throw Error(result.invalidOptions ? CL_INVALID_LINKER_OPTIONS
-                                        : CL_LINK_PROGRAM_FAILURE,
+      throw Error(result.invalidOptions ? CL_INVALID_LINKER_OPTIONS : CL_LINK_PROGRAM_FAILURE,
                   "see the build log");
     }
     status_ = CL_BUILD_SUCCESS;

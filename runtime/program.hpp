@@ -9,8 +9,8 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,8 +50,7 @@ public:
   // nothing to compile), CL_INVALID_*_OPTIONS, CL_*_PROGRAM_FAILURE.
   void build(const std::string &options);
   void compile(const std::string &options, const std::vector<compiler::Header> &headers);
-  void link(const std::vector<Program *> &inputs, const std::string &options,
-            bool createLibrary);
+  void link(const std::vector<Program *> &inputs, const std::string &options, bool createLibrary);
 
   // Snapshot of the build state (copied under the lock).
   cl_build_status buildStatus() const;
@@ -97,8 +96,7 @@ private:
     return specValues_;
   }
   // Installs a successful executable: loads it for the JIT. Throws failure.
-  void installExecutable(compiler::Result &result, const std::string &options,
-                         cl_int failureCode);
+  void installExecutable(compiler::Result &result, const std::string &options, cl_int failureCode);
 
   Ref<Context> context_;
   Origin origin_;

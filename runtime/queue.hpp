@@ -30,9 +30,7 @@ public:
   Context &context() const { return *context_; }
   Device &device() const { return *device_; }
   cl_command_queue_properties properties() const { return properties_; }
-  const std::vector<cl_queue_properties> &propertiesArray() const {
-    return propertiesArray_;
-  }
+  const std::vector<cl_queue_properties> &propertiesArray() const { return propertiesArray_; }
   bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
   bool inOrder() const { return !(properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
 
@@ -60,8 +58,8 @@ private:
   std::vector<cl_queue_properties> propertiesArray_;
 
   std::mutex mutex_;
-  Ref<Event> last_;    // in-order: the newest unfinished command
-  Ref<Event> barrier_; // out-of-order: the newest unfinished barrier
+  Ref<Event> last_;             // in-order: the newest unfinished command
+  Ref<Event> barrier_;          // out-of-order: the newest unfinished barrier
   Event *unfinished_ = nullptr; // out-of-order: every unfinished command (intrusive)
 };
 

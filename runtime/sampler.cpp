@@ -8,8 +8,8 @@ namespace fibercl::runtime {
 
 Sampler::Sampler(Context &context, bool normalizedCoords, cl_addressing_mode addressing,
                  cl_filter_mode filter, std::vector<cl_sampler_properties> properties)
-    : context_(context), normalized_(normalizedCoords), addressing_(addressing),
-      filter_(filter), properties_(std::move(properties)) {}
+    : context_(context), normalized_(normalizedCoords), addressing_(addressing), filter_(filter),
+      properties_(std::move(properties)) {}
 
 uint64_t Sampler::kernelBits() const {
   // Clang's CLK_* encoding: CLK_ADDRESS_NONE..MIRRORED_REPEAT are 0, 2, 4, 6, 8 in the

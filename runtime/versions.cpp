@@ -15,8 +15,7 @@ constexpr cl_version v(unsigned major, unsigned minor, unsigned patch = 0) {
 } // namespace
 
 const NameVersions &platformExtensions() {
-  static_assert(std::string_view(CL_FIBERCL_SCHEDULING_EXTENSION_NAME) ==
-                    "cl_fibercl_scheduling",
+  static_assert(std::string_view(CL_FIBERCL_SCHEDULING_EXTENSION_NAME) == "cl_fibercl_scheduling",
                 "device_features.def names the scheduling extension");
   static const NameVersions list = {{"cl_khr_icd", v(1, 0)},
                                     {CL_FIBERCL_SCHEDULING_EXTENSION_NAME, v(0, 1)}};
@@ -47,10 +46,8 @@ const NameVersions &openclCFeatures() {
 }
 
 const NameVersions &openclCVersions() {
-  static const NameVersions list = {{"OpenCL C", v(1, 0)},
-                                    {"OpenCL C", v(1, 1)},
-                                    {"OpenCL C", v(1, 2)},
-                                    {"OpenCL C", v(3, 0)}};
+  static const NameVersions list = {
+      {"OpenCL C", v(1, 0)}, {"OpenCL C", v(1, 1)}, {"OpenCL C", v(1, 2)}, {"OpenCL C", v(3, 0)}};
   return list;
 }
 

@@ -54,9 +54,10 @@ int buildSource(int argc, char **argv) {
       clReleaseContext(context);
     return 2;
   }
-  cl_int built = compileOnly ? clCompileProgram(program, 1, &device, options.c_str(), 0, nullptr,
-                                                nullptr, nullptr, nullptr)
-                             : clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
+  cl_int built = compileOnly
+                     ? clCompileProgram(program, 1, &device, options.c_str(), 0, nullptr, nullptr,
+                                        nullptr, nullptr)
+                     : clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   const std::string log = fibercl::cl_host::buildLog(program, device);
   std::printf("%s: %s %s (%d)\n%s\n", argv[2], compileOnly ? "clCompileProgram" : "clBuildProgram",
               built == CL_SUCCESS ? "ok" : "failed", built, log.c_str());

@@ -16,7 +16,7 @@
 #include "runtime/exec/scheduling_names.hpp"
 #include "tools/explore.hpp"
 
-int listPlatforms();                     // platforms.cpp
+int listPlatforms();                         // platforms.cpp
 int measureOccupancy(int argc, char **argv); // occupancy.cpp
 int buildSource(int argc, char **argv);      // build_source.cpp
 void pointLoaderAtFiberCL();
@@ -156,11 +156,14 @@ void parseShard(const std::string &v, Options &o) {
 Options parse(int argc, char **argv, bool explore) {
   Options o;
   static const std::map<std::string, std::string> envOf = {
-      {"--occupancy", "FIBERCL_OCCUPANCY"}, {"--schedule", "FIBERCL_SCHEDULE"},
-      {"--seed", "FIBERCL_SEED"},           {"--admission", "FIBERCL_ADMISSION"},
+      {"--occupancy", "FIBERCL_OCCUPANCY"},
+      {"--schedule", "FIBERCL_SCHEDULE"},
+      {"--seed", "FIBERCL_SEED"},
+      {"--admission", "FIBERCL_ADMISSION"},
       {"--deadlock-timeout", "FIBERCL_DEADLOCK_TIMEOUT"},
       {"--kernel-timeout", "FIBERCL_KERNEL_TIMEOUT"},
-      {"--trace", "FIBERCL_TRACE"},         {"--report", "FIBERCL_REPORT"},
+      {"--trace", "FIBERCL_TRACE"},
+      {"--report", "FIBERCL_REPORT"},
       {"--delegate", "FIBERCL_DELEGATE"}};
   int i = 2;
   for (; i < argc; ++i) {

@@ -33,7 +33,7 @@ kernel void discover(global void *ctx, global uint *found) {
 }
 )";
 
-const size_t kGroups = 256;   // launched; discovery admits at most FIBERCL_MAX_PARTICIPANTS
+const size_t kGroups = 256; // launched; discovery admits at most FIBERCL_MAX_PARTICIPANTS
 
 // One device: the counts of `runs` launches, or an empty list and `why`.
 std::vector<cl_uint> measure(cl_device_id device, bool delegated, int runs, std::string &why) {
@@ -68,11 +68,11 @@ std::vector<cl_uint> measure(cl_device_id device, bool delegated, int runs, std:
     size_t global = kGroups * local;
     std::vector<unsigned char> zeros(FIBERCL_PRIMITIVES_CTX_BYTES);
     for (int r = 0; r < runs; ++r) {
-      cl_mem state = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, FIBERCL_PRIMITIVES_CTX_BYTES,
-                                    zeros.data(), &err);
+      cl_mem state = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                    FIBERCL_PRIMITIVES_CTX_BYTES, zeros.data(), &err);
       cl_uint found = 0;
-      cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof found,
-                                  &found, &err);
+      cl_mem out =
+          clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof found, &found, &err);
       clSetKernelArg(k, 0, sizeof state, &state);
       clSetKernelArg(k, 1, sizeof out, &out);
       err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
@@ -110,8 +110,9 @@ int measureOccupancy(int argc, char **argv) {
       if (a == "--runs")
         runs = std::max(1, std::atoi(v.c_str()));
       else
-        setenv(a == "--delegate" ? "FIBERCL_DELEGATE" : a == "--occupancy" ? "FIBERCL_OCCUPANCY"
-                                                                            : "FIBERCL_SCHEDULE",
+        setenv(a == "--delegate"    ? "FIBERCL_DELEGATE"
+               : a == "--occupancy" ? "FIBERCL_OCCUPANCY"
+                                    : "FIBERCL_SCHEDULE",
                v.c_str(), 1);
     } else {
       std::fprintf(stderr, "fibercl occupancy: unknown or incomplete option %s\n", a.c_str());
@@ -147,8 +148,8 @@ int measureOccupancy(int argc, char **argv) {
         all += " " + std::to_string(c);
       std::printf("%u work-groups resident at once%s (discovery over %zu launched groups; "
                   "runs:%s)\n",
-                  best, best >= kGroups ? " -- every group launched, no bound seen" : "",
-                  kGroups, all.c_str());
+                  best, best >= kGroups ? " -- every group launched, no bound seen" : "", kGroups,
+                  all.c_str());
     }
   }
   if (!measured)

@@ -10,7 +10,8 @@
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   (void)data;
-  if (clang_getCursorKind(c) != CXCursor_FunctionDecl) return CXChildVisit_Continue;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+    return CXChildVisit_Continue;
   CXString mangled = clang_Cursor_getMangling(c);
   CXString name = clang_getCursorSpelling(c);
   printf("%s\t%s", clang_getCString(mangled), clang_getCString(name));
@@ -28,12 +29,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) return 2;
+  if (argc < 2)
+    return 2;
   CXIndex idx = clang_createIndex(0, 1);
   CXTranslationUnit tu;
-  enum CXErrorCode err = clang_parseTranslationUnit2FullArgv(
-      idx, argv[1], (const char *const *)argv + 2, argc - 2, NULL, 0,
-      CXTranslationUnit_SkipFunctionBodies, &tu);
+  enum CXErrorCode err =
+      clang_parseTranslationUnit2FullArgv(idx, argv[1], (const char *const *)argv + 2, argc - 2,
+                                          NULL, 0, CXTranslationUnit_SkipFunctionBodies, &tu);
   if (err != CXError_Success) {
     fprintf(stderr, "parse failed: %d\n", err);
     return 1;

@@ -84,18 +84,17 @@ public:
   explicit DeclarationMaterializer(llvm::Module &bundle) : bundle_(bundle) {}
   llvm::Value *materialize(llvm::Value *v) override {
     if (auto *f = llvm::dyn_cast<llvm::Function>(v)) {
-      llvm::Function *decl = llvm::Function::Create(
-          f->getFunctionType(), llvm::GlobalValue::ExternalLinkage, f->getAddressSpace(),
-          f->getName(), &bundle_);
+      llvm::Function *decl =
+          llvm::Function::Create(f->getFunctionType(), llvm::GlobalValue::ExternalLinkage,
+                                 f->getAddressSpace(), f->getName(), &bundle_);
       decl->copyAttributesFrom(f);
       decl->setLinkage(llvm::GlobalValue::ExternalLinkage);
       return decl;
     }
     if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(v))
       return new llvm::GlobalVariable(bundle_, var->getValueType(), var->isConstant(),
-                                      llvm::GlobalValue::ExternalLinkage, nullptr,
-                                      var->getName(), nullptr, var->getThreadLocalMode(),
-                                      var->getAddressSpace());
+                                      llvm::GlobalValue::ExternalLinkage, nullptr, var->getName(),
+                                      nullptr, var->getThreadLocalMode(), var->getAddressSpace());
     return nullptr;
   }
 
@@ -127,15 +126,14 @@ std::string writeBundle(llvm::Module &library, const std::string &name,
   llvm::ValueToValueMapTy map;
   for (llvm::GlobalValue *gv : members) {
     if (auto *f = llvm::dyn_cast<llvm::Function>(gv)) {
-      llvm::Function *copy = llvm::Function::Create(f->getFunctionType(), f->getLinkage(),
-                                                    f->getAddressSpace(), f->getName(),
-                                                    bundle.get());
+      llvm::Function *copy = llvm::Function::Create(
+          f->getFunctionType(), f->getLinkage(), f->getAddressSpace(), f->getName(), bundle.get());
       copy->copyAttributesFrom(f);
       map[f] = copy;
     } else if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
-      auto *copy = new llvm::GlobalVariable(
-          *bundle, var->getValueType(), var->isConstant(), var->getLinkage(), nullptr,
-          var->getName(), nullptr, var->getThreadLocalMode(), var->getAddressSpace());
+      auto *copy = new llvm::GlobalVariable(*bundle, var->getValueType(), var->isConstant(),
+                                            var->getLinkage(), nullptr, var->getName(), nullptr,
+                                            var->getThreadLocalMode(), var->getAddressSpace());
       copy->copyAttributesFrom(var);
       map[var] = copy;
     } else {
@@ -152,8 +150,8 @@ std::string writeBundle(llvm::Module &library, const std::string &name,
         map[&a] = &*arg++;
       }
       llvm::SmallVector<llvm::ReturnInst *, 4> returns;
-      llvm::CloneFunctionInto(copy, f, map, llvm::CloneFunctionChangeType::DifferentModule,
-                              returns, "", nullptr, nullptr, &declarations);
+      llvm::CloneFunctionInto(copy, f, map, llvm::CloneFunctionChangeType::DifferentModule, returns,
+                              "", nullptr, nullptr, &declarations);
     } else if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
       if (var->hasInitializer())
         llvm::cast<llvm::GlobalVariable>(map[var])->setInitializer(

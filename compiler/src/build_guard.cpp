@@ -72,12 +72,18 @@ void installOnce() {
 
 const char *signalName(int sig) {
   switch (sig) {
-  case SIGSEGV: return "SIGSEGV (an invalid memory access, or the compiler's stack overflowed)";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  case SIGABRT: return "SIGABRT (an assertion or abort)";
-  default: return "a signal";
+  case SIGSEGV:
+    return "SIGSEGV (an invalid memory access, or the compiler's stack overflowed)";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGABRT:
+    return "SIGABRT (an assertion or abort)";
+  default:
+    return "a signal";
   }
 }
 
@@ -89,8 +95,8 @@ public:
     stack_t old;
     if (sigaltstack(nullptr, &old) == 0 && !(old.ss_flags & SS_DISABLE))
       return; // the thread has one
-    memory_ = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memory_ =
+        mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory_ == MAP_FAILED) {
       memory_ = nullptr;
       return;
@@ -149,8 +155,7 @@ void crashForTesting() {
     // to a page mapped without access.
     void *page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     *static_cast<volatile int *>(page) = 1;
-  }
-  else if (!std::strcmp(how, "abort"))
+  } else if (!std::strcmp(how, "abort"))
     std::abort();
   else if (!std::strcmp(how, "fatal"))
     llvm::report_fatal_error("FIBERCL_TEST_CRASH=fatal");

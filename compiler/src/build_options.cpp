@@ -35,12 +35,17 @@ std::vector<std::string> tokenize(const std::string &s, std::string &error) {
 }
 
 // Options that map one to one onto Clang's cc1 options (but the two hints below).
-const char *const kMathAndOptFlags[] = {
-    "-cl-single-precision-constant", "-cl-denorms-are-zero",
-    "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-mad-enable",
-    "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-    "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
-    "-cl-strict-aliasing"};
+const char *const kMathAndOptFlags[] = {"-cl-single-precision-constant",
+                                        "-cl-denorms-are-zero",
+                                        "-cl-fp32-correctly-rounded-divide-sqrt",
+                                        "-cl-mad-enable",
+                                        "-cl-no-signed-zeros",
+                                        "-cl-unsafe-math-optimizations",
+                                        "-cl-finite-math-only",
+                                        "-cl-fast-relaxed-math",
+                                        "-cl-uniform-work-group-size",
+                                        "-cl-no-subgroup-ifp",
+                                        "-cl-strict-aliasing"};
 
 bool isOneOf(const std::string &s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; ++i)
@@ -85,7 +90,8 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
     } else if (compiles && t.rfind("-cl-std=", 0) == 0) {
       std::string v = t.substr(8);
       if (v != "CL1.0" && v != "CL1.1" && v != "CL1.2" && v != "CL2.0" && v != "CL3.0")
-        o.error = "unsupported OpenCL C version '" + v + "' (FiberCL accepts CL1.0, "
+        o.error = "unsupported OpenCL C version '" + v +
+                  "' (FiberCL accepts CL1.0, "
                   "CL1.1, CL1.2, CL2.0 and CL3.0)";
       o.clStd = v;
     } else if (compiles && t == "-w") {
@@ -100,8 +106,8 @@ BuildOptions parseBuildOptions(const std::string &options, OptionsFor purpose) {
       o.optDisable = true;
     } else if (isOneOf(t, kMathAndOptFlags, std::size(kMathAndOptFlags))) {
       bool linkOption = t == "-cl-denorms-are-zero" || t == "-cl-no-signed-zeros" ||
-                        t == "-cl-unsafe-math-optimizations" ||
-                        t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math";
+                        t == "-cl-unsafe-math-optimizations" || t == "-cl-finite-math-only" ||
+                        t == "-cl-fast-relaxed-math";
       uniformFlag |= t == "-cl-uniform-work-group-size";
       if (!compiles && !linkOption)
         o.error = "option " + t + " is not a link option";

@@ -14,11 +14,11 @@ struct BuildOptions {
   // Launches must use uniform work-groups: -cl-uniform-work-group-size, or an OpenCL C
   // version before 2.0 (the default CL1.2), where non-uniform work-groups do not exist.
   bool uniformWorkGroups = true;
-  bool debugInfo = false;             // -g
-  bool kernelArgInfo = false;         // -cl-kernel-arg-info (argument names kept)
-  bool createLibrary = false;         // -create-library (link only)
-  bool enableLinkOptions = false;     // -enable-link-options (link only)
-  std::string error;                  // non-empty: the options are invalid
+  bool debugInfo = false;         // -g
+  bool kernelArgInfo = false;     // -cl-kernel-arg-info (argument names kept)
+  bool createLibrary = false;     // -create-library (link only)
+  bool enableLinkOptions = false; // -enable-link-options (link only)
+  std::string error;              // non-empty: the options are invalid
 };
 
 // Which call the options were given to: the accepted set differs.

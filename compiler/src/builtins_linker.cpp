@@ -114,8 +114,7 @@ bool linkBuiltins(llvm::Module &m, std::string &log) {
       if (!bundle)
         continue;
       if (!requested.insert(f.getName().str()).second) {
-        log += "internal error: the builtins archive does not define '" + f.getName().str() +
-               "'\n";
+        log += "internal error: the builtins archive does not define '" + f.getName().str() + "'\n";
         return false;
       }
       bundles.insert(*bundle);

@@ -4,10 +4,10 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -18,7 +18,6 @@
 #include <unordered_map>
 
 #include "binary_format.hpp"
-#include "spirv_reader.hpp"
 #include "build_options.hpp"
 #include "build_timer.hpp"
 #include "compiler_stack.hpp"
@@ -27,6 +26,7 @@
 #include "host_target.hpp"
 #include "passes/passes.hpp"
 #include "pipeline.hpp"
+#include "spirv_reader.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -173,13 +173,15 @@ Result compile(const std::string &source, const std::string &options,
   if (auto cached = fromDiskCache(diskKey, BinaryKind::CompiledObject))
     return *cached;
   buildPhaseDone("cache-lookup");
-  Result r = onCompilerStack([&] {
-    llvm::LLVMContext context;
-    std::string log;
-    auto m = compileSource(context, source, parsed, headers, log);
-    buildPhaseDone("frontend");
-    return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
-  }, crashed);
+  Result r = onCompilerStack(
+      [&] {
+        llvm::LLVMContext context;
+        std::string log;
+        auto m = compileSource(context, source, parsed, headers, log);
+        buildPhaseDone("frontend");
+        return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
+      },
+      crashed);
   if (r.success && !diskKey.empty()) {
     cacheStore(diskKey, {r.binary.bytes, r.log});
     buildPhaseDone("cache-store");
@@ -267,15 +269,17 @@ Result build(const std::string &source, const std::string &options) {
     return *r;
   }
   buildPhaseDone("cache-lookup");
-  Result r = onCompilerStack([&] {
-    llvm::LLVMContext context;
-    std::string log;
-    auto m = compileSource(context, source, parsed, {}, log);
-    buildPhaseDone("frontend");
-    if (!m)
-      return failure(std::move(log));
-    return executableFrom(*m, parsed, std::move(log));
-  }, crashed);
+  Result r = onCompilerStack(
+      [&] {
+        llvm::LLVMContext context;
+        std::string log;
+        auto m = compileSource(context, source, parsed, {}, log);
+        buildPhaseDone("frontend");
+        if (!m)
+          return failure(std::move(log));
+        return executableFrom(*m, parsed, std::move(log));
+      },
+      crashed);
   if (r.success) {
     buildCache().store(key, r);
     if (!diskKey.empty()) {
@@ -299,13 +303,15 @@ Result compileIL(const std::string &il, const std::string &options,
   if (!parsed.error.empty())
     return failure("error: " + parsed.error + "\n", true);
   BuildTimer timer;
-  return onCompilerStack([&] {
-    llvm::LLVMContext context;
-    std::string log;
-    auto m = readSpirv(context, il, specConstants, log);
-    buildPhaseDone("spirv");
-    return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
-  }, crashed);
+  return onCompilerStack(
+      [&] {
+        llvm::LLVMContext context;
+        std::string log;
+        auto m = readSpirv(context, il, specConstants, log);
+        buildPhaseDone("spirv");
+        return m ? compiledObject(*m, std::move(log)) : failure(std::move(log));
+      },
+      crashed);
 }
 
 Result buildIL(const std::string &il, const std::string &options,
@@ -316,20 +322,22 @@ Result buildIL(const std::string &il, const std::string &options,
   BuildTimer timer;
   std::string specKey;
   for (const auto &[id, c] : specConstants)
-    specKey += std::to_string(id) + ':' + std::to_string(c.size) + ':' +
-               std::to_string(c.bits) + ';';
+    specKey +=
+        std::to_string(id) + ':' + std::to_string(c.size) + ':' + std::to_string(c.bits) + ';';
   std::string diskKey = cacheKey("spirv" + specKey + '\n' + il, options);
   if (auto r = fromDiskCache(diskKey, BinaryKind::Executable))
     return *r;
-  Result r = onCompilerStack([&] {
-    llvm::LLVMContext context;
-    std::string log;
-    auto m = readSpirv(context, il, specConstants, log);
-    buildPhaseDone("spirv");
-    if (!m)
-      return failure(std::move(log));
-    return executableFrom(*m, parsed, std::move(log));
-  }, crashed);
+  Result r = onCompilerStack(
+      [&] {
+        llvm::LLVMContext context;
+        std::string log;
+        auto m = readSpirv(context, il, specConstants, log);
+        buildPhaseDone("spirv");
+        if (!m)
+          return failure(std::move(log));
+        return executableFrom(*m, parsed, std::move(log));
+      },
+      crashed);
   if (r.success)
     cacheStore(diskKey, {r.binary.bytes, r.log});
   return r;
@@ -361,8 +369,8 @@ uint64_t globalVariableBytes(const Binary &executable) {
       decoded.kind != BinaryKind::Executable)
     return 0;
   llvm::LLVMContext context;
-  auto m = llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(decoded.bitcode, "executable"),
-                                      context);
+  auto m =
+      llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(decoded.bitcode, "executable"), context);
   if (!m) {
     llvm::consumeError(m.takeError());
     return 0;

@@ -41,8 +41,8 @@ std::string buildIdOf(const void *address) {
         for (int i = 0; i < info->dlpi_phnum; ++i) {
           const ElfW(Phdr) &ph = info->dlpi_phdr[i];
           uintptr_t start = info->dlpi_addr + ph.p_vaddr;
-          contains |= ph.p_type == PT_LOAD && s->address >= start &&
-                      s->address < start + ph.p_memsz;
+          contains |=
+              ph.p_type == PT_LOAD && s->address >= start && s->address < start + ph.p_memsz;
         }
         if (!contains)
           return 0;
@@ -82,9 +82,9 @@ std::string compilerIdentity() {
     Dl_info info;
     if (dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) && info.dli_fname)
       if (auto file = llvm::MemoryBuffer::getFile(info.dli_fname))
-        return std::to_string(llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-            reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
-            (*file)->getBufferSize())));
+        return std::to_string(llvm::xxh3_64bits(
+            llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+                                    (*file)->getBufferSize())));
     return std::string(__DATE__ " " __TIME__);
   }();
   return id;
@@ -121,8 +121,8 @@ std::string environmentKey() {
 }
 
 std::string cacheKey(const std::string &source, const std::string &options) {
-  static const uint64_t builtinsHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-      builtins::archive(), builtins::archiveSize()));
+  static const uint64_t builtinsHash =
+      llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(builtins::archive(), builtins::archiveSize()));
   llvm::SHA256 sha;
   auto add = [&](llvm::StringRef s) {
     uint64_t n = s.size();

@@ -44,8 +44,8 @@ void trimCacheDirectory(const std::string &dir, uint64_t limit) {
   while (dirent *e = readdir(d)) {
     std::string name = e->d_name;
     size_t dot = name.rfind('.');
-    if (dot == std::string::npos || (name.compare(dot, 4, ".bin") && name.compare(dot, 4, ".log")) ||
-        dot + 4 != name.size())
+    if (dot == std::string::npos ||
+        (name.compare(dot, 4, ".bin") && name.compare(dot, 4, ".log")) || dot + 4 != name.size())
       continue; // not an entry (".", "..", files being written)
     std::string path = dir + "/" + name;
     struct stat st;
@@ -53,8 +53,8 @@ void trimCacheDirectory(const std::string &dir, uint64_t limit) {
       continue;
     Entry &entry = entries[name.substr(0, dot)];
     entry.bytes += uint64_t(st.st_size);
-    entry.time = std::max<int64_t>(entry.time, int64_t(st.st_mtim.tv_sec) * 1000000000 +
-                                                   st.st_mtim.tv_nsec);
+    entry.time =
+        std::max<int64_t>(entry.time, int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
     entry.files.push_back(path);
     total += uint64_t(st.st_size);
   }

@@ -25,22 +25,28 @@ constexpr const char *kMainFile = "/fibercl-input/<source>";
 
 std::vector<std::string> cc1Arguments(const BuildOptions &options) {
   std::vector<std::string> args = {
-      "-triple", "x86_64-unknown-linux-gnu",
+      "-triple",
+      "x86_64-unknown-linux-gnu",
       // SPIR-like address-space numbers (global 1, constant 2, local 3, generic 4):
       // the passes need to tell __local from the rest. The x86 backend treats every
       // address space below 256 as the flat one, so casts between them are free.
       "-ffake-address-space-map",
       // Builtin declarations from Clang's tables, not the 800 KB opencl-c.h header.
-      "-finclude-default-header", "-fdeclare-opencl-builtins",
+      "-finclude-default-header",
+      "-fdeclare-opencl-builtins",
       "-cl-ext=" FIBERCL_CL_EXT,
       // Unoptimised IR without optnone: our pipeline optimises for the host.
-      "-O2", "-disable-llvm-passes",
+      "-O2",
+      "-disable-llvm-passes",
       // Debug info is line tables (for reports); assignment tracking only slows inlining.
       "-fexperimental-assignment-tracking=disabled",
-      "-resource-dir", FIBERCL_CLANG_RESOURCE_DIR,
-      "-internal-isystem", FIBERCL_CLANG_RESOURCE_DIR "/include",
+      "-resource-dir",
+      FIBERCL_CLANG_RESOURCE_DIR,
+      "-internal-isystem",
+      FIBERCL_CLANG_RESOURCE_DIR "/include",
       "-ffp-contract=on",
-      "-I", kVirtualDir,
+      "-I",
+      kVirtualDir,
   };
   args.push_back("-cl-std=" + (options.clStd.empty() ? std::string("CL1.2") : options.clStd));
   // Clang defines the device's OpenCL version only for SPIR targets.
@@ -93,11 +99,9 @@ std::vector<std::string> cc1Arguments(const BuildOptions &options) {
 
 } // namespace
 
-std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
-                                            const std::string &source,
+std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, const std::string &source,
                                             const BuildOptions &options,
-                                            const std::vector<Header> &headers,
-                                            std::string &log) {
+                                            const std::vector<Header> &headers, std::string &log) {
   std::string diagText;
   llvm::raw_string_ostream diagStream(diagText);
 
@@ -115,8 +119,8 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
   for (const auto &h : builtins::servedHeaders())
     memFS->addFile(std::string(kVirtualDir) + "/" + h.includeName, 0,
                    llvm::MemoryBuffer::getMemBuffer(h.text, h.includeName));
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memFS);
 
   auto argStrings = cc1Arguments(options);

@@ -20,10 +20,8 @@ inline constexpr const char *kVirtualSourceDir = "/fibercl-input";
 
 // Compiles `source` to an LLVM module in `context`. Clang's diagnostics (errors and
 // warnings, with file:line:column) are appended to `log`. Returns nullptr on failure.
-std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context,
-                                            const std::string &source,
+std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &context, const std::string &source,
                                             const BuildOptions &options,
-                                            const std::vector<Header> &headers,
-                                            std::string &log);
+                                            const std::vector<Header> &headers, std::string &log);
 
 } // namespace fibercl::compiler

@@ -43,10 +43,10 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
 
 } // namespace fibercl::compiler
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace fibercl::compiler {

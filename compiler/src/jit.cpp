@@ -22,8 +22,8 @@
 #include "compiler_stack.hpp"
 #include "fibercl/compiler/compiler.hpp"
 #include "host_target.hpp"
-#include "vector_math.hpp"
 #include "passes/passes.hpp"
+#include "vector_math.hpp"
 
 // Half-precision conversions LLVM's x86 code generator emits as calls (no x86
 // instruction narrows double to half, and none converts at all without F16C).

@@ -74,8 +74,8 @@
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_target.hpp"
-#include "pass_verifier.hpp"
 #include "kernel_metadata.hpp"
+#include "pass_verifier.hpp"
 #include "passes/passes.hpp"
 #include "vector_math.hpp"
 
@@ -92,8 +92,8 @@ void recordGlobalVariableBytes(llvm::Module &m) {
       bytes += m.getDataLayout().getTypeAllocSize(gv.getValueType());
   llvm::LLVMContext &c = m.getContext();
   m.getOrInsertNamedMetadata(kGlobalVariableBytesMetadata)
-      ->addOperand(llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
-                                            llvm::ConstantInt::get(llvm::Type::getInt64Ty(c), bytes))));
+      ->addOperand(llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                            llvm::Type::getInt64Ty(c), bytes))));
 }
 
 // libm functions LLVM does not model (erfc, tgamma, lgamma_r, ...) that the builtins
@@ -188,8 +188,7 @@ void markImageDescriptorLoadsInvariant(llvm::Module &m) {
         next = u;
       else if (auto *call = llvm::dyn_cast<llvm::CallBase>(u)) {
         llvm::Function *callee = call->getCalledFunction();
-        if (callee && callee != handle && !callee->isDeclaration() &&
-            call->isArgOperand(&use))
+        if (callee && callee != handle && !callee->isDeclaration() && call->isArgOperand(&use))
           next = callee->getArg(call->getArgOperandNo(&use));
       }
       if (next && seen.insert(next).second)
@@ -212,9 +211,15 @@ llvm::FunctionPassManager cleanupForAnalysis() {
 // (LLVM's optimisation remarks of loop-vectorize, printed to stderr).
 struct VectorizeRemarks : llvm::DiagnosticHandler {
   bool isAnyRemarkEnabled() const override { return true; }
-  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
-  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
-  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == "loop-vectorize"; }
+  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override {
+    return pass == "loop-vectorize";
+  }
+  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override {
+    return pass == "loop-vectorize";
+  }
+  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override {
+    return pass == "loop-vectorize";
+  }
   bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
     auto *remark = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&info);
     if (!remark || remark->getPassName() != "loop-vectorize")
@@ -294,7 +299,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   m.setDataLayout(tm->createDataLayout());
   m.setTargetTriple(tm->getTargetTriple().str());
 
-  kernels = readKernelMetadata(m);                      // 1
+  kernels = readKernelMetadata(m); // 1
   recordGlobalVariableBytes(m);
   renameCooperativeQueries(m);
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
@@ -306,27 +311,27 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   SiteTable sites;
   readProgressAnnotations(m, sites);
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
-    mpm.addPass(SafeIntegerDivisionPass());             // 3
-    mpm.addPass(KernelBodyPass());
-    mpm.addPass(InlinePreparationPass());
-    // Functions no kernel calls (most of a library such as hashcat's inc_*.cl) are
-    // dropped before everything is inlined into everything that calls it.
-    mpm.addPass(llvm::GlobalDCEPass());
-    mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
-  }))
+        mpm.addPass(SafeIntegerDivisionPass()); // 3
+        mpm.addPass(KernelBodyPass());
+        mpm.addPass(InlinePreparationPass());
+        // Functions no kernel calls (most of a library such as hashcat's inc_*.cl) are
+        // dropped before everything is inlined into everything that calls it.
+        mpm.addPass(llvm::GlobalDCEPass());
+        mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
+      }))
     return false;
   alignPrivateAggregates(m);
   buildPhaseDone("inline");
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
-    mpm.addPass(WorkItemMarkersPass(sites));            // 4
-    mpm.addPass(CooperativePass(sites));
-    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
-    mpm.addPass(YieldPointsPass(sites));
-    mpm.addPass(GroupAtomicsPass());
-    mpm.addPass(LocalMemoryPass());
-    mpm.addPass(WorkGroupFunctionPass());               // 5
-    mpm.addPass(AddressSpaceAliasPass(/*roundScopes=*/true));
-  }))
+        mpm.addPass(WorkItemMarkersPass(sites)); // 4
+        mpm.addPass(CooperativePass(sites));
+        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
+        mpm.addPass(YieldPointsPass(sites));
+        mpm.addPass(GroupAtomicsPass());
+        mpm.addPass(LocalMemoryPass());
+        mpm.addPass(WorkGroupFunctionPass()); // 5
+        mpm.addPass(AddressSpaceAliasPass(/*roundScopes=*/true));
+      }))
     return false;
   buildPhaseDone("fibercl-passes");
 
@@ -343,11 +348,10 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
     k.cooperative = body->hasFnAttribute(kCooperativeAttr);
     k.sites = sites.byKernel[k.name];
-    body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10,
-                                                                         k.staticLocalSize);
+    body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);
   }
 
-  dropConvergence(m);                                   // 6
+  dropConvergence(m); // 6
   for (llvm::Function &f : m) {
     if (f.isDeclaration())
       continue;
@@ -364,15 +368,16 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   }
   if (!runPasses(m, tm.get(), options.optDisable ? Then::O0 : Then::O3, log,
                  [](llvm::ModulePassManager &mpm) {
-    mpm.addPass(llvm::AlwaysInlinerPass(true));
-    // After inlining: the inliner gives each inlined copy of scoped metadata a domain
-    // of its own, and accesses in different domains are not known to be disjoint.
-    mpm.addPass(AddressSpaceAliasPass());
-    mpm.addPass(llvm::InternalizePass([](const llvm::GlobalValue &gv) {
-      return gv.getName().starts_with("__fibercl_wg_");
-    }));
-    mpm.addPass(llvm::GlobalDCEPass());
-  }))
+                   mpm.addPass(llvm::AlwaysInlinerPass(true));
+                   // After inlining: the inliner gives each inlined copy of scoped metadata a
+                   // domain of its own, and accesses in different domains are not known to be
+                   // disjoint.
+                   mpm.addPass(AddressSpaceAliasPass());
+                   mpm.addPass(llvm::InternalizePass([](const llvm::GlobalValue &gv) {
+                     return gv.getName().starts_with("__fibercl_wg_");
+                   }));
+                   mpm.addPass(llvm::GlobalDCEPass());
+                 }))
     return false;
   // 7. Loops O3 left without an exit (a wait on a hoisted plain load) report instead
   //    of hanging.

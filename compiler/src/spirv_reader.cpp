@@ -8,10 +8,10 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 
-#include <cstdint>
-#include <cstdlib>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -117,8 +117,7 @@ const char *const kNoTranslator =
 // `after` after it); what it prints is in `said`. False, with why in `log`, if it could
 // not run or failed.
 bool runTranslator(const std::string &il, const std::vector<std::string> &args,
-                   const std::vector<std::string> &after, std::string &said,
-                   std::string &log) {
+                   const std::vector<std::string> &after, std::string &said, std::string &log) {
   std::string translator = spirvTranslator();
   if (translator.empty()) {
     log += kNoTranslator;
@@ -177,7 +176,10 @@ std::optional<std::string> specConstArgument(const SpecConstants &values, std::s
       std::snprintf(text, sizeof text, "f64:%a", d);
       value = text;
     } else {
-      value = std::string(c.size == 1 ? "i8" : c.size == 2 ? "i16" : c.size == 4 ? "i32" : "i64") +
+      value = std::string(c.size == 1   ? "i8"
+                          : c.size == 2 ? "i16"
+                          : c.size == 4 ? "i32"
+                                        : "i64") +
               ':' + std::to_string(c.bits);
     }
     if (arg.back() != '=')
@@ -233,8 +235,7 @@ std::optional<std::map<uint32_t, uint32_t>> specConstantSizes(const std::string 
   llvm::StringRef(said).split(lines, '\n');
   for (llvm::StringRef line : lines) {
     unsigned id = 0, size = 0;
-    if (std::sscanf(line.str().c_str(), "Spec const id = %u, size in bytes = %u", &id,
-                    &size) == 2)
+    if (std::sscanf(line.str().c_str(), "Spec const id = %u, size in bytes = %u", &id, &size) == 2)
       sizes[id] = size;
   }
   return sizes;

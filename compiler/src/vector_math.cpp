@@ -45,14 +45,15 @@ struct MathFunction {
 // non-finite lane with the C library (defineGuardedMathFunctions). tgamma is left out
 // altogether: 29 ulp on finite results near FLT_MIN.
 constexpr MathFunction kFunctions[] = {
-    {"sin", true, 1},    {"cos", true, 1},     {"tan", true, 1},    {"asin", true, 1},
-    {"acos", true, 1},   {"atan", true, 1},    {"tanh", true, 1},   {"exp", true, 1},
-    {"exp2", true, 1},   {"log", true, 1},     {"log2", true, 1},   {"log10", true, 1},
-    {"exp10", false, 1}, {"expm1", false, 1},  {"atanh", false, 1}, {"cbrt", false, 1},
-    {"erf", false, 1},   {"erfc", false, 1},   {"atan2", false, 2}, {"hypot", false, 2},
-    {"sinh", true, 1, true},   {"cosh", true, 1, true},   {"pow", true, 2, true},
-    {"acosh", false, 1, true}, {"asinh", false, 1, true}, {"log1p", false, 1, true},
-    {"fmod", false, 2, true},
+    {"sin", true, 1},          {"cos", true, 1},          {"tan", true, 1},
+    {"asin", true, 1},         {"acos", true, 1},         {"atan", true, 1},
+    {"tanh", true, 1},         {"exp", true, 1},          {"exp2", true, 1},
+    {"log", true, 1},          {"log2", true, 1},         {"log10", true, 1},
+    {"exp10", false, 1},       {"expm1", false, 1},       {"atanh", false, 1},
+    {"cbrt", false, 1},        {"erf", false, 1},         {"erfc", false, 1},
+    {"atan2", false, 2},       {"hypot", false, 2},       {"sinh", true, 1, true},
+    {"cosh", true, 1, true},   {"pow", true, 2, true},    {"acosh", false, 1, true},
+    {"asinh", false, 1, true}, {"log1p", false, 1, true}, {"fmod", false, 2, true},
 };
 
 // One x86 vector ISA of the vector function ABI: its letter and register width.
@@ -95,8 +96,8 @@ struct VectorMathTable {
           unsigned lanes = isa.bits / (single ? 32 : 64);
           std::string params(fn.arity, 'v');
           std::string scalar = std::string(fn.name) + (single ? "f" : "");
-          std::string vector = std::string("_ZGV") + isa.letter + "N" +
-                               std::to_string(lanes) + params + "_" + scalar;
+          std::string vector = std::string("_ZGV") + isa.letter + "N" + std::to_string(lanes) +
+                               params + "_" + scalar;
           if (!dlsym(lib, vector.c_str()))
             continue;
           llvm::StringRef vectorName = keep(fn.guarded ? kGuardPrefix + vector : vector);
@@ -149,8 +150,8 @@ void defineGuard(llvm::Function &guard, llvm::StringRef variant, llvm::StringRef
     for (llvm::Value *a : args)
       laneArgs.push_back(b.CreateExtractElement(a, lane));
     llvm::Value *exact = b.CreateCall(scalar, laneArgs);
-    llvm::Value *value = b.CreateSelect(b.CreateExtractElement(bad, lane), exact,
-                                        b.CreateExtractElement(r, lane));
+    llvm::Value *value =
+        b.CreateSelect(b.CreateExtractElement(bad, lane), exact, b.CreateExtractElement(r, lane));
     fixed = b.CreateInsertElement(fixed, value, lane);
   }
   b.CreateRet(fixed);
@@ -172,7 +173,8 @@ void callGuardsForVectorIntrinsics(llvm::Module &m, const VectorMathTable &table
       if (desc.getScalarFnName() != scalar ||
           desc.getVectorizationFactor() != llvm::ElementCount::getFixed(type->getNumElements()))
         continue;
-      llvm::FunctionCallee guard = m.getOrInsertFunction(desc.getVectorFnName(), f.getFunctionType());
+      llvm::FunctionCallee guard =
+          m.getOrInsertFunction(desc.getVectorFnName(), f.getFunctionType());
       for (llvm::User *user : llvm::make_early_inc_range(f.users()))
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
           if (call->getCalledFunction() == &f)
@@ -198,9 +200,7 @@ void defineGuardedMathFunctions(llvm::Module &m, const llvm::TargetMachine &tm) 
   callGuardsForVectorIntrinsics(m, tableFor(tm));
   // The vectoriser lists every variant it might call in llvm.compiler.used; only the
   // guards it did call are defined, the others go.
-  auto isGuard = [](const llvm::Value *v) {
-    return v->getName().starts_with(kGuardPrefix);
-  };
+  auto isGuard = [](const llvm::Value *v) { return v->getName().starts_with(kGuardPrefix); };
   llvm::removeFromUsedLists(m, [&](llvm::Constant *c) { return isGuard(c); });
   for (llvm::Function &f : llvm::make_early_inc_range(m)) {
     if (!f.isDeclaration() || !isGuard(&f))

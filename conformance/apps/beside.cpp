@@ -50,8 +50,7 @@ int Beside::runWhile(cl_event main, int period_ms) {
     if (status == CL_COMPLETE || status < 0)
       return launches;
     size_t global = kGroups * kLocal, local = kLocal;
-    check(clEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &global, &local, 0, nullptr,
-                                 nullptr),
+    check(clEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &global, &local, 0, nullptr, nullptr),
           "clEnqueueNDRangeKernel (beside)");
     check(clFinish(queue_), "clFinish (beside)");
     ++launches;

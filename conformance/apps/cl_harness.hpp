@@ -46,7 +46,7 @@ struct Cl {
   template <class T> void write(cl_mem m, const std::vector<T> &v) {
     write(m, v.data(), v.size() * sizeof(T));
   }
-  void zero(cl_mem m, size_t bytes); // waits for the queue
+  void zero(cl_mem m, size_t bytes);                            // waits for the queue
   void read(cl_mem m, size_t offset, void *data, size_t bytes); // blocking
   template <class T> std::vector<T> read(cl_mem m, size_t count) {
     std::vector<T> v(count);

@@ -155,7 +155,11 @@ public:
     reset_more(cl);
   }
   void set_args(Args a, Form, size_t) override {
-    a.mem(bufs["row"]).mem(bufs["col"]).mem(bufs["prio"]).mem(bufs["in_set"]).mem(bufs["removed"])
+    a.mem(bufs["row"])
+        .mem(bufs["col"])
+        .mem(bufs["prio"])
+        .mem(bufs["in_set"])
+        .mem(bufs["removed"])
         .mem(bufs["cand"]);
     more_args(a);
   }
@@ -186,7 +190,7 @@ public:
 // 3. sssp ----------------------------------------------------------------------------------
 class SsspApp : public GraphApp {
   static constexpr int kInf = 0x3fffffff; // SSSP_INF of sssp_common.cl
-  Graph rg; // in-edges
+  Graph rg;                               // in-edges
   int src = 0;
   std::vector<int> ref; // Dijkstra
   int ref_reached = 0, ref_far = 0, ref_rounds = 0;
@@ -233,9 +237,8 @@ public:
     }
   }
   std::string describe() const override {
-    return graph_text("grid roads") +
-           format(", %d reached from node %d, farthest at %d, %d rounds", ref_reached, src,
-                  ref_far, ref_rounds);
+    return graph_text("grid roads") + format(", %d reached from node %d, farthest at %d, %d rounds",
+                                             ref_reached, src, ref_far, ref_rounds);
   }
   void reset(Cl &cl, size_t) override {
     bufs.upload(cl, "rrow", rg.row);

@@ -51,7 +51,7 @@ Graph rmat(int scale, int edge_factor, bool undirected, uint64_t seed) {
     int u = 0, v = 0;
     for (int b = 0; b < scale; ++b) {
       const double r = rng.unit();
-      const int du = r >= 0.76 ? 1 : 0;                  // c + d: lower half
+      const int du = r >= 0.76 ? 1 : 0;                            // c + d: lower half
       const int dv = (r >= 0.57 && r < 0.76) || r >= 0.95 ? 1 : 0; // b or d: right half
       u = u << 1 | du;
       v = v << 1 | dv;

@@ -103,14 +103,15 @@ struct Options {
   int repeat = 1, timeout = 60;
   bool time = false;
   bool source = false; // print the composed kernel sources instead of running
-  int beside_ms = 0;    // --beside: another kernel every this many ms (0: none)
+  int beside_ms = 0;   // --beside: another kernel every this many ms (0: none)
   std::string kernel_dir;
 };
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2]
-                                      : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 // Builds <app>_<form>, runs it opt.repeat times and verifies every run; the wall time
@@ -212,17 +213,17 @@ void print_slowdowns(const std::vector<std::string> &apps,
       }
     }
     if (n > 0)
-      std::printf("# slowdown %s/plain: geometric mean %.3f, max %.3f (%s) over %d apps\n",
-                  other, std::exp(log_sum / n), worst, worst_app.c_str(), n);
+      std::printf("# slowdown %s/plain: geometric mean %.3f, max %.3f (%s) over %d apps\n", other,
+                  std::exp(log_sum / n), worst, worst_app.c_str(), n);
   }
 }
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]\n"
-               "                    [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]\n"
-               "                    [--beside MS]\n"
-               "apps: color mis sssp bfs octree game\n");
+  std::fprintf(
+      stderr, "usage: fibercl_apps <app|all> <plain|prim|coop|all> [--groups G] [--local L]\n"
+              "                    [--repeat R] [--time] [--timeout S] [--kernels DIR] [--source]\n"
+              "                    [--beside MS]\n"
+              "apps: color mis sssp bfs octree game\n");
 }
 
 bool parse_form(const std::string &name, Form *form) {

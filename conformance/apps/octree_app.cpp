@@ -52,7 +52,9 @@ public:
     // unbalanced subtrees). Coordinates are k / 2^24, distinct points only.
     Rng rng(0x0c7);
     std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
-    struct C { double x, y, z, r; };
+    struct C {
+      double x, y, z, r;
+    };
     std::vector<C> clusters;
     for (int c = 0; c < 12; ++c)
       clusters.push_back({rng.unit(), rng.unit(), rng.unit(), 0.002 + 0.03 * rng.unit()});
@@ -108,8 +110,14 @@ public:
     bufs.zeroed(cl, "leaf_count", 4);
   }
   void set_task_args(Args &a) override {
-    a.mem(bufs["pts"]).mem(bufs["idx"]).mem(bufs["tmp"]).mem(bufs["nodes"])
-        .mem(bufs["node_count"]).i32(node_cap).mem(bufs["leaves"]).mem(bufs["leaf_count"])
+    a.mem(bufs["pts"])
+        .mem(bufs["idx"])
+        .mem(bufs["tmp"])
+        .mem(bufs["nodes"])
+        .mem(bufs["node_count"])
+        .i32(node_cap)
+        .mem(bufs["leaves"])
+        .mem(bufs["leaf_count"])
         .i32(kMaxLeaf);
   }
   std::string verify_tasks(Cl &cl) override {

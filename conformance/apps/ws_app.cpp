@@ -18,7 +18,10 @@ void WsApp::reset(Cl &cl, size_t groups) {
 }
 
 void WsApp::set_args(Args a, Form f, size_t groups) {
-  a.mem(bufs["queues"]).mem(bufs["slots"]).u32(cl_uint(node_cap)).mem(bufs["pending"])
+  a.mem(bufs["queues"])
+      .mem(bufs["slots"])
+      .u32(cl_uint(node_cap))
+      .mem(bufs["pending"])
       .mem(bufs["error"]);
   set_task_args(a);
   if (f == COOP)
@@ -27,10 +30,14 @@ void WsApp::set_args(Args a, Form f, size_t groups) {
 
 std::string WsApp::verify(Cl &cl) {
   switch (const int err = cl.read1<int>(bufs["error"])) { // ws_fail's codes
-  case 0: break;
-  case 1: return "node table full";
-  case 2: return "queue full";
-  default: return format("error %d", err);
+  case 0:
+    break;
+  case 1:
+    return "node table full";
+  case 2:
+    return "queue full";
+  default:
+    return format("error %d", err);
   }
   const int pending = cl.read1<int>(bufs["pending"]);
   if (pending != 0)

@@ -36,16 +36,16 @@ namespace fclconf {
 // Types and values.
 enum class Ty : uint8_t { Char, UChar, Short, UShort, Int, UInt, Long, ULong, Float, Double, Half };
 
-const char* tyName(Ty t);  // OpenCL C name ("half" for Half, used only in pointers)
+const char *tyName(Ty t); // OpenCL C name ("half" for Half, used only in pointers)
 size_t tySize(Ty t);
-bool tyIsFloat(Ty t);  // float or double (Half is a bit pattern here)
+bool tyIsFloat(Ty t); // float or double (Half is a bit pattern here)
 bool tyIsSigned(Ty t);
 int tyBits(Ty t);
 Ty tyUnsigned(Ty t);
 Ty tySigned(Ty t);
 // The integer type of the same size (Float -> Int, Double -> Long).
 Ty tyIntOf(Ty t);
-std::string vecName(Ty t, int w);  // "float4", "int" for w == 1
+std::string vecName(Ty t, int w); // "float4", "int" for w == 1
 
 constexpr Ty kIntTypes[] = {Ty::Char, Ty::UChar, Ty::Short, Ty::UShort,
                             Ty::Int,  Ty::UInt,  Ty::Long,  Ty::ULong};
@@ -58,39 +58,39 @@ struct Val {
 
   static Val f(float x);
   static Val d(double x);
-  static Val fp(Ty t, long double x);  // rounded to float / double (round to nearest)
-  static Val i(Ty t, int64_t x);       // truncated to the type
+  static Val fp(Ty t, long double x); // rounded to float / double (round to nearest)
+  static Val i(Ty t, int64_t x);      // truncated to the type
   static Val u(Ty t, uint64_t x);
   static Val raw(Ty t, uint64_t bits);
 
   float asF() const;
   double asD() const;
-  long double asLD() const;  // float / double value, or the integer value
-  int64_t asI() const;       // sign-extended for signed types, zero-extended otherwise
-  uint64_t asU() const;      // zero-extended
+  long double asLD() const; // float / double value, or the integer value
+  int64_t asI() const;      // sign-extended for signed types, zero-extended otherwise
+  uint64_t asU() const;     // zero-extended
   bool isNaN() const;
   bool isInf() const;
   bool isZero() const;
   bool signBit() const;
-  std::string str() const;  // "0x1.8p+1 (3)" / "-5 (0xfb)"
+  std::string str() const; // "0x1.8p+1 (3)" / "-5 (0xfb)"
 };
-bool sameBits(const Val& a, const Val& b);
+bool sameBits(const Val &a, const Val &b);
 
 // ---------------------------------------------------------------------------------
 // Floating-point helpers for type t (Float or Double).
-int mantBits(Ty t);     // 23 / 52
-int minExp(Ty t);       // exponent of the smallest normal: -126 / -1022
-int maxExp(Ty t);       // 127 / 1023
+int mantBits(Ty t); // 23 / 52
+int minExp(Ty t);   // exponent of the smallest normal: -126 / -1022
+int maxExp(Ty t);   // 127 / 1023
 long double maxFinite(Ty t);
 long double minNormal(Ty t);
-long double ulpOf(Ty t, long double ref);  // ulp of a real number in t (spec s7.4 definition)
+long double ulpOf(Ty t, long double ref); // ulp of a real number in t (spec s7.4 definition)
 bool representable(Ty t, long double x);
 
 // Error of `got` against the high-precision reference in ulps of t. Overflow: an
 // infinite result for a finite reference counts as the next power of two past the
 // largest finite value (spec s7.4: "allowed to return infinity ... when the next
 // floating-point number ... meets ULP error tolerance").
-double ulpError(Ty t, long double ref, const Val& got);
+double ulpError(Ty t, long double ref, const Val &got);
 
 // ---------------------------------------------------------------------------------
 // Random numbers and edge values.
@@ -98,8 +98,8 @@ struct Rng {
   std::mt19937_64 gen;
   explicit Rng(uint64_t seed) : gen(seed) {}
   uint64_t bits() { return gen(); }
-  double uniform(double lo, double hi);           // [lo, hi)
-  int64_t range(int64_t lo, int64_t hi);          // [lo, hi]
+  double uniform(double lo, double hi);  // [lo, hi)
+  int64_t range(int64_t lo, int64_t hi); // [lo, hi]
   bool coin(double p = 0.5);
   // A value of t: any bit pattern (NaNs included).
   Val anyBits(Ty t);
@@ -108,29 +108,29 @@ struct Rng {
   // float/double uniform in [lo, hi].
   Val uniformFp(Ty t, double lo, double hi);
 };
-uint64_t suiteSeed();  // $FCL_BUILTINS_SEED or a fixed default
+uint64_t suiteSeed(); // $FCL_BUILTINS_SEED or a fixed default
 
-std::vector<Val> floatEdges(Ty t);   // +-0, +-inf, NaN, denormals, limits, small integers, halves ...
-std::vector<Val> floatEdgesSmall(Ty t);  // a shorter list for 3-argument cartesian products
-std::vector<Val> intEdges(Ty t);     // 0, +-1, MIN, MAX, MIN+1, MAX-1, powers of two ...
+std::vector<Val> floatEdges(Ty t); // +-0, +-inf, NaN, denormals, limits, small integers, halves ...
+std::vector<Val> floatEdgesSmall(Ty t); // a shorter list for 3-argument cartesian products
+std::vector<Val> intEdges(Ty t);        // 0, +-1, MIN, MAX, MIN+1, MAX-1, powers of two ...
 
 // ---------------------------------------------------------------------------------
 // Ops.
 struct Operand {
   Ty ty;
-  bool perItem = false;  // one scalar per work-item (a broadcast scalar argument or a
-                         // scalar result such as dot()); otherwise one element per lane
-  bool raw = false;      // not loaded / stored by the generator: the body uses the
-                         // slot pointer $I<k> / $O<k> itself
-  int stride = 0;        // raw operands: elements per work-item (0: the op's width)
+  bool perItem = false; // one scalar per work-item (a broadcast scalar argument or a
+                        // scalar result such as dot()); otherwise one element per lane
+  bool raw = false;     // not loaded / stored by the generator: the body uses the
+                        // slot pointer $I<k> / $O<k> itself
+  int stride = 0;       // raw operands: elements per work-item (0: the op's width)
 };
 
 struct Op;
 // Everything a check sees for one work-item.
 struct Item {
-  const Op* op;
+  const Op *op;
   size_t index;
-  std::vector<std::vector<Val>> in, out;  // [operand][lane] (perItem operands: one lane)
+  std::vector<std::vector<Val>> in, out; // [operand][lane] (perItem operands: one lane)
 };
 
 // The result of one lane's check. `ok == false` fails the op; `err` (ulps or absolute
@@ -140,9 +140,17 @@ struct Verdict {
   double err = 0;
   std::string expected;
   std::string note;
-  bool skipped = false;  // input outside the function's defined domain
-  static Verdict pass(double err = 0) { Verdict v; v.err = err; return v; }
-  static Verdict skip() { Verdict v; v.skipped = true; return v; }
+  bool skipped = false; // input outside the function's defined domain
+  static Verdict pass(double err = 0) {
+    Verdict v;
+    v.err = err;
+    return v;
+  }
+  static Verdict skip() {
+    Verdict v;
+    v.skipped = true;
+    return v;
+  }
   static Verdict fail(std::string expected, std::string note = "", double err = 0) {
     Verdict v;
     v.ok = false;
@@ -155,30 +163,31 @@ struct Verdict {
 
 // Lane-wise check: inputs and outputs of one lane (perItem operands give their one
 // value in every lane).
-using LaneCheck = std::function<Verdict(const std::vector<Val>& in, const std::vector<Val>& out)>;
+using LaneCheck = std::function<Verdict(const std::vector<Val> &in, const std::vector<Val> &out)>;
 // Item-wise check (reductions, cross, any/all ...): one verdict per lane reported
 // through `report(lane, verdict)`.
-using ItemCheck = std::function<void(const Item&, const std::function<void(int, const Verdict&)>&)>;
+using ItemCheck =
+    std::function<void(const Item &, const std::function<void(int, const Verdict &)> &)>;
 // Input generator: fills in[operand][k] for k < count (count = items * width for
 // lane operands, items for perItem operands). Default: edges then random.
-using Generator = std::function<void(Rng&, size_t items, int width,
-                                     std::vector<std::vector<Val>>& in)>;
+using Generator =
+    std::function<void(Rng &, size_t items, int width, std::vector<std::vector<Val>> &in)>;
 
 struct Op {
-  std::string func;   // builtin name for messages ("sin", "convert_int_sat_rte")
-  std::string label;  // variant ("float4", "float4,float") for messages
+  std::string func;  // builtin name for messages ("sin", "convert_int_sat_rte")
+  std::string label; // variant ("float4", "float4,float") for messages
   int width = 1;
   std::vector<Operand> in, out;
   // OpenCL C statements. $i<k> / $o<k> are the operand values (vectors of `width` or
   // scalars), $I<k> / $O<k> the __global pointers to the slots (element type).
   std::string body;
-  size_t minLanes = 0;  // inputs wanted (edges + random); items = lanes / width
+  size_t minLanes = 0; // inputs wanted (edges + random); items = lanes / width
   Generator gen;
   LaneCheck laneCheck;
   ItemCheck itemCheck;
   std::string tolerance;  // for the summary ("<= 4 ulp", "exact", ...)
-  bool reportErr = false;  // summary prints the max error in ulps / absolute
-  const char* errUnit = "ulp";
+  bool reportErr = false; // summary prints the max error in ulps / absolute
+  const char *errUnit = "ulp";
 };
 
 // Helpers to make the common shapes of op.
@@ -189,8 +198,8 @@ constexpr size_t kMinItems = 256;
 // Edge tuples (cartesian product of the per-operand lists, deterministic order) then
 // random values from `rnd[k]` for operand k. perItem operands take random values.
 Generator edgeThenRandom(std::vector<std::vector<Val>> edges,
-                         std::vector<std::function<Val(Rng&)>> rnd);
-size_t cartesianSize(const std::vector<std::vector<Val>>& edges);
+                         std::vector<std::function<Val(Rng &)>> rnd);
+size_t cartesianSize(const std::vector<std::vector<Val>> &edges);
 
 // ---------------------------------------------------------------------------------
 // Running ops.
@@ -199,12 +208,12 @@ struct OpStats {
   size_t lanes = 0, failures = 0, skipped = 0;
   double maxErr = 0;
   bool reportErr = false;
-  const char* errUnit = "ulp";
+  const char *errUnit = "ulp";
   bool buildFailed = false;
 };
 
 class Suite : public fcltest::CLTest {
- protected:
+protected:
   void SetUp() override;
   void TearDown() override;
 
@@ -214,24 +223,24 @@ class Suite : public fcltest::CLTest {
   // them, checks every lane. $FCL_BUILTINS_PER_KERNEL overrides `perKernel`.
   // Failures are reported as GoogleTest failures naming function, type, width,
   // inputs, expected and got values.
-  void runOps(std::vector<Op>& ops, size_t perKernel = 4);
+  void runOps(std::vector<Op> &ops, size_t perKernel = 4);
 
-  bool denormsSupported(Ty t) const;  // CL_FP_DENORM in the device's fp config
+  bool denormsSupported(Ty t) const; // CL_FP_DENORM in the device's fp config
   std::string buildOptions() const { return "-cl-std=CL3.0"; }
   // Prints the per-op summary (max errors) when $FCL_BUILTINS_VERBOSE is set, and a
   // one-line count always.
-  void summary(const char* family);
+  void summary(const char *family);
 
   Rng rng_{suiteSeed()};
   std::vector<OpStats> stats_;
 
- private:
+private:
   struct Kernel;
-  bool tryBuildKernels(const std::vector<std::vector<Op*>>& chunks, int width, size_t firstId,
-                       std::vector<Kernel>& kernels, std::string* log);
-  void runKernel(Kernel& k);
-  void checkOp(const Op& op, size_t items, std::vector<std::vector<Val>>& in,
-               std::vector<std::vector<Val>>& out);
+  bool tryBuildKernels(const std::vector<std::vector<Op *>> &chunks, int width, size_t firstId,
+                       std::vector<Kernel> &kernels, std::string *log);
+  void runKernel(Kernel &k);
+  void checkOp(const Op &op, size_t items, std::vector<std::vector<Val>> &in,
+               std::vector<std::vector<Val>> &out);
   size_t kernelCount_ = 0;
   size_t failuresPrinted_ = 0;
 };
@@ -255,10 +264,10 @@ constexpr double kRefSlack = 1.0 / 512;
 // `got` against a reference computed in higher precision. NaN must be NaN; an
 // infinite or zero reference must be matched exactly (sign included, C99 F.9 / spec
 // s7.5.1) unless `zeroSignFree`; otherwise the error must be within tol.
-Verdict checkFp(Ty t, long double ref, const Val& got, const Tol& tol, bool zeroSignFree = false);
+Verdict checkFp(Ty t, long double ref, const Val &got, const Tol &tol, bool zeroSignFree = false);
 // Bit-exact, with any NaN matching any NaN; `zeroSignFree`: +0 == -0.
-Verdict checkExact(const Val& want, const Val& got, bool zeroSignFree = false);
+Verdict checkExact(const Val &want, const Val &got, bool zeroSignFree = false);
 
 std::string fmtLD(long double x);
 
-}  // namespace fclconf
+} // namespace fclconf

@@ -122,8 +122,7 @@ Session::~Session() {
     clReleaseProgram(p.second);
 }
 
-cl_program Session::program(const std::vector<std::string> &files,
-                            const std::string &options) {
+cl_program Session::program(const std::vector<std::string> &files, const std::string &options) {
   std::string key = options;
   for (auto &f : files)
     key += "|" + f;
@@ -166,21 +165,19 @@ void Session::readBuffer(const Buffer &b, size_t bytes, void *out) {
         "clEnqueueReadBuffer");
 }
 
-LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
-                             const Schedule &s) {
+LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local, const Schedule &s) {
   if (s.setOccupancy)
-    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL,
-                              sizeof s.occupancy, &s.occupancy),
+    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof s.occupancy,
+                              &s.occupancy),
           "clSetKernelExecInfo(OCCUPANCY)");
   if (s.setPolicy) {
     cl_uint policy = s.unfair ? CL_SCHEDULE_UNFAIR_FIBERCL : CL_SCHEDULE_FAIR_FIBERCL;
-    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL,
-                              sizeof policy, &policy),
-          "clSetKernelExecInfo(SCHEDULE)");
+    check(
+        clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL, sizeof policy, &policy),
+        "clSetKernelExecInfo(SCHEDULE)");
   }
   if (s.seeded)
-    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof s.seed,
-                              &s.seed),
+    check(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof s.seed, &s.seed),
           "clSetKernelExecInfo(SEED)");
 
   LaunchResult r;
@@ -194,8 +191,8 @@ LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
       // A failed command may make clFinish report an error too; the event's
       // status is what says how the command ended.
       clFinish(cl_.queue());
-      err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof r.status,
-                           &r.status, nullptr);
+      err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof r.status, &r.status,
+                           nullptr);
       clReleaseEvent(done);
     }
     r.report = capture.finish();
@@ -205,9 +202,8 @@ LaunchResult Session::launch(const Kernel &k, size_t groups, size_t local,
   if (!s.quiet && !r.report.empty())
     std::fputs(r.report.c_str(), stderr);
   if (r.status != CL_COMPLETE)
-    r.kind = r.report.find("FiberCL: deadlock") != std::string::npos
-                 ? LaunchResult::Kind::Deadlock
-                 : LaunchResult::Kind::Failed;
+    r.kind = r.report.find("FiberCL: deadlock") != std::string::npos ? LaunchResult::Kind::Deadlock
+                                                                     : LaunchResult::Kind::Failed;
   return r;
 }
 

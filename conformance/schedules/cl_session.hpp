@@ -89,8 +89,7 @@ public:
 
   // Enqueues a 1-D NDRange of `groups` work-groups of `local` work-items under
   // `schedule`, waits for it and classifies the outcome.
-  LaunchResult launch(const Kernel &k, size_t groups, size_t local,
-                      const Schedule &schedule);
+  LaunchResult launch(const Kernel &k, size_t groups, size_t local, const Schedule &schedule);
 
   const std::string &kernelDir() const { return kernelDir_; }
 

@@ -37,32 +37,31 @@ cl_uint parseBound(const std::string &s) {
 } // namespace
 
 void printUsage() {
-  std::fputs(
-      "usage:\n"
-      "  schedule_corpus list\n"
-      "  schedule_corpus run PROGRAM [--occupancy N|unbounded] [--seeds A..B]\n"
-      "        [--parallel R] [--groups G] [--local L] [--lock ticket|spin]\n"
-      "        [--iters K] [--unfair] [--expect ok|deadlock|race] [--min-met PCT]\n"
-      "        [--quiet] [--kernels DIR]\n"
-      "  schedule_corpus once PROGRAM [--groups G] [--local L] [--lock L] [--iters K]\n"
-      "        [--verbose] [--kernels DIR]\n"
-      "  schedule_corpus recall [--bounds 1,2,4,8] [--locks ticket,spin]\n"
-      "        [--seeds A..B] [--parallel R] [--groups G] [--quiet]\n"
-      "\n"
-      "run     launches PROGRAM once per seed (deterministic mode, seed set on a\n"
-      "        fresh kernel object) and/or R times in parallel mode, checks every\n"
-      "        result and prints one RESULT line per mode. Exit 0 iff the expectation\n"
-      "        (default: the program's own) holds for every run.\n"
-      "once    one launch scheduled only by the environment (FIBERCL_SEED,\n"
-      "        FIBERCL_OCCUPANCY, ...), printing one schedule-independent line: for\n"
-      "        `fibercl exec` / `fibercl explore`. Exit 0 ok, 1 wrong, 3 deadlock,\n"
-      "        4 other failure.\n"
-      "recall  discovery recall (discovery_xf, 1 barrier round) per bound x lock x\n"
-      "        mode as a markdown table, plus unbounded.\n"
-      "--occupancy 0 means unbounded. Without --seeds/--parallel, run does one\n"
-      "parallel launch. The kernels are found with --kernels, $SCHEDULE_CORPUS_KERNELS\n"
-      "or the path compiled in.\n",
-      stdout);
+  std::fputs("usage:\n"
+             "  schedule_corpus list\n"
+             "  schedule_corpus run PROGRAM [--occupancy N|unbounded] [--seeds A..B]\n"
+             "        [--parallel R] [--groups G] [--local L] [--lock ticket|spin]\n"
+             "        [--iters K] [--unfair] [--expect ok|deadlock|race] [--min-met PCT]\n"
+             "        [--quiet] [--kernels DIR]\n"
+             "  schedule_corpus once PROGRAM [--groups G] [--local L] [--lock L] [--iters K]\n"
+             "        [--verbose] [--kernels DIR]\n"
+             "  schedule_corpus recall [--bounds 1,2,4,8] [--locks ticket,spin]\n"
+             "        [--seeds A..B] [--parallel R] [--groups G] [--quiet]\n"
+             "\n"
+             "run     launches PROGRAM once per seed (deterministic mode, seed set on a\n"
+             "        fresh kernel object) and/or R times in parallel mode, checks every\n"
+             "        result and prints one RESULT line per mode. Exit 0 iff the expectation\n"
+             "        (default: the program's own) holds for every run.\n"
+             "once    one launch scheduled only by the environment (FIBERCL_SEED,\n"
+             "        FIBERCL_OCCUPANCY, ...), printing one schedule-independent line: for\n"
+             "        `fibercl exec` / `fibercl explore`. Exit 0 ok, 1 wrong, 3 deadlock,\n"
+             "        4 other failure.\n"
+             "recall  discovery recall (discovery_xf, 1 barrier round) per bound x lock x\n"
+             "        mode as a markdown table, plus unbounded.\n"
+             "--occupancy 0 means unbounded. Without --seeds/--parallel, run does one\n"
+             "parallel launch. The kernels are found with --kernels, $SCHEDULE_CORPUS_KERNELS\n"
+             "or the path compiled in.\n",
+             stdout);
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -94,8 +93,8 @@ Options parseOptions(int argc, char **argv) {
       std::string v = value(a);
       auto dots = v.find("..");
       o.seedFirst = toNumber(v.substr(0, dots), "--seeds");
-      o.seedLast = dots == std::string::npos ? o.seedFirst
-                                             : toNumber(v.substr(dots + 2), "--seeds");
+      o.seedLast =
+          dots == std::string::npos ? o.seedFirst : toNumber(v.substr(dots + 2), "--seeds");
       if (o.seedLast < o.seedFirst)
         throw std::invalid_argument("--seeds: empty range " + v);
       o.seedsSet = true;

@@ -7,8 +7,7 @@ namespace corpus {
 namespace {
 
 // Every entry of errors[] must be 0: -1 means a work-item never got there.
-void checkErrors(Outcome &out, const std::vector<int> &errors, size_t local,
-                 const char *what) {
+void checkErrors(Outcome &out, const std::vector<int> &errors, size_t local, const char *what) {
   for (size_t i = 0; i < errors.size(); ++i)
     if (errors[i] != 0) {
       markWrong(out, "group " + std::to_string(i / local) +
@@ -44,8 +43,8 @@ public:
       : Program({"delay_rendezvous",
                  "G = bound groups: random-length delay loops, then R=iters "
                  "rendezvous on a monotonic atomic counter; stamps checked",
-                 "seed 000 §2.3 (N-group set at bound N); seed 003 backoff delays",
-                 Expect::Ok, GroupRule::AtBound, 8, 64, 3}) {}
+                 "seed 000 §2.3 (N-group set at bound N); seed 003 backoff delays", Expect::Ok,
+                 GroupRule::AtBound, 8, 64, 3}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups, ls = p.local, R = p.iters;
@@ -67,8 +66,8 @@ public:
       checkErrors(out, s.read<int>(errors, G * ls), ls,
                   "passed a rendezvous before every group stamped it");
       if (int a = s.read<int>(arrived, 1)[0]; a != (int)(G * R))
-        markWrong(out, "arrival counter " + std::to_string(a) + ", expected " +
-                           std::to_string(G * R));
+        markWrong(out,
+                  "arrival counter " + std::to_string(a) + ", expected " + std::to_string(G * R));
     }
     conclude(out);
     return out;
@@ -105,19 +104,18 @@ public:
 } // namespace
 
 void addBarrierPrograms(ProgramList &list) {
-  list.push_back(std::make_unique<CounterBarrier>(ProgramInfo{
-      "counter_barrier",
-      "atomic-counter barrier with sense reversal (OpenCL 1.2 style) among G = "
-      "bound groups (8 unbounded), R=iters rounds, neighbour data checked",
-      "seed 003 §5 (atomic barrier); seed 000 §2.3 (occupancy bound)", Expect::Ok,
-      GroupRule::AtBound, 8, 64, 4}));
+  list.push_back(std::make_unique<CounterBarrier>(
+      ProgramInfo{"counter_barrier",
+                  "atomic-counter barrier with sense reversal (OpenCL 1.2 style) among G = "
+                  "bound groups (8 unbounded), R=iters rounds, neighbour data checked",
+                  "seed 003 §5 (atomic barrier); seed 000 §2.3 (occupancy bound)", Expect::Ok,
+                  GroupRule::AtBound, 8, 64, 4}));
   list.push_back(std::make_unique<DelayRendezvous>());
   list.push_back(std::make_unique<LoneLast>());
   list.push_back(std::make_unique<CounterBarrier>(ProgramInfo{
-      "bug_over_bound",
-      "BUG B1: counter_barrier with G = bound + 1 groups: cannot all be occupant",
-      "seed 000 §2.3 (N + 1 groups deadlock at bound N)", Expect::Deadlock,
-      GroupRule::OverBound, 0, 64, 4}));
+      "bug_over_bound", "BUG B1: counter_barrier with G = bound + 1 groups: cannot all be occupant",
+      "seed 000 §2.3 (N + 1 groups deadlock at bound N)", Expect::Deadlock, GroupRule::OverBound, 0,
+      64, 4}));
 }
 
 } // namespace corpus

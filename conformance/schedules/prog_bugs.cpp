@@ -32,9 +32,8 @@ public:
       : Program({"bug_unfair_starvation",
                  "BUG B3: under the unfair policy group 0 spins on a flag group 1 "
                  "sets after iters atomic steps; group 1 starves (run at occupancy 2)",
-                 "seed 000 §2.3 (no fairness outside the occupancy-bound model)",
-                 Expect::Deadlock, GroupRule::Fixed, 2, 64, 100, "", false, false,
-                 true}) {}
+                 "seed 000 §2.3 (no fairness outside the occupancy-bound model)", Expect::Deadlock,
+                 GroupRule::Fixed, 2, 64, 100, "", false, false, true}) {}
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     cl_program prog = s.program({"bugs.cl"}, "-cl-std=CL2.0");
@@ -55,8 +54,8 @@ public:
       : Program({"bug_lost_update",
                  "BUG B4: G groups x K=iters increments made of an atomic load and "
                  "an atomic store; some schedule loses an update (total < G*K)",
-                 "seed 004 §3 (atomicity assumptions)", Expect::Race, GroupRule::Fixed, 8,
-                 64, 8}) {}
+                 "seed 004 §3 (atomicity assumptions)", Expect::Race, GroupRule::Fixed, 8, 64, 8}) {
+  }
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     cl_program prog = s.program({"bugs.cl"}, "-cl-std=CL2.0");

@@ -62,8 +62,7 @@ public:
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups, ls = p.local;
-    cl_program prog =
-        s.program(discoveryFiles("discovery_xf.cl"), discoveryOptions(p.lock));
+    cl_program prog = s.program(discoveryFiles("discovery_xf.cl"), discoveryOptions(p.lock));
     Kernel k = s.kernel(prog, "discovery_xf");
     Buffer mutex = s.buffer(std::vector<int>{0, 0});
     Buffer disc = s.buffer(std::vector<int>{1, 0});
@@ -76,8 +75,7 @@ public:
 
     Outcome out;
     if (launched(s, k, p, schedule, out)) {
-      int n = checkDiscovery(out, p, s.read<int>(disc, 2), s.read<int>(M, G),
-                             s.read<int>(part, G));
+      int n = checkDiscovery(out, p, s.read<int>(disc, 2), s.read<int>(M, G), s.read<int>(part, G));
       auto err = s.read<int>(errors, G * ls);
       for (size_t i = 0; i < (size_t)n * ls; ++i)
         if (err[i] != 0) {
@@ -120,7 +118,6 @@ Graph makeGraph(int vertices, unsigned salt) {
   return csrFrom(adj);
 }
 
-
 class Bfs : public Program {
 public:
   Bfs()
@@ -161,9 +158,8 @@ public:
       auto want = bfsLevels(graph, 0);
       for (int v = 0; v < V; ++v)
         if (got[v] != want[v]) {
-          markWrong(out, "vertex " + std::to_string(v) + " at level " +
-                             std::to_string(got[v]) + ", host BFS says " +
-                             std::to_string(want[v]));
+          markWrong(out, "vertex " + std::to_string(v) + " at level " + std::to_string(got[v]) +
+                             ", host BFS says " + std::to_string(want[v]));
           break;
         }
       auto runs = s.read<int>(levelsRun, G);

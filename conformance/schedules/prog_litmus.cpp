@@ -34,8 +34,8 @@ public:
     Buffer r = s.buffer(std::vector<int>(pairs * I * 2, -1));
     Buffer met = s.buffer(std::vector<int>(G * I, -1));
     Buffer scratch = s.buffer(std::vector<int>(G * p.local, 0));
-    setArgs(k, x, y, arrive, r, met, scratch, (cl_int)I, (cl_int)kPollLimit,
-            (cl_int)kDelayMax, (cl_uint)p.salt);
+    setArgs(k, x, y, arrive, r, met, scratch, (cl_int)I, (cl_int)kPollLimit, (cl_int)kDelayMax,
+            (cl_uint)p.salt);
     if (launched(s, k, p, schedule, out)) {
       auto rs = s.read<int>(r, pairs * I * 2);
       auto ms = s.read<int>(met, G * I);
@@ -48,8 +48,8 @@ public:
             markWrong(out, "iteration " + std::to_string(i) + " left results " +
                                std::to_string(r0) + "," + std::to_string(r1));
           } else if (r0 == f_.r0 && r1 == f_.r1) {
-            markWrong(out, "forbidden outcome r0=" + std::to_string(r0) + " r1=" +
-                               std::to_string(r1) + " in iteration " + std::to_string(i));
+            markWrong(out, "forbidden outcome r0=" + std::to_string(r0) +
+                               " r1=" + std::to_string(r1) + " in iteration " + std::to_string(i));
           }
           const int a = ms[(2 * q) * I + i], b = ms[(2 * q + 1) * I + i];
           if (a < 0 || b < 0)

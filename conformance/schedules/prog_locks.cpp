@@ -36,9 +36,8 @@ public:
       auto got = s.read<int>(counter, ls);
       for (size_t l = 0; l < ls; ++l)
         if (got[l] != want) {
-          markWrong(out, "lane " + std::to_string(l) + " counted " +
-                             std::to_string(got[l]) + " critical sections, not " +
-                             std::to_string(want));
+          markWrong(out, "lane " + std::to_string(l) + " counted " + std::to_string(got[l]) +
+                             " critical sections, not " + std::to_string(want));
           break;
         }
     }
@@ -56,12 +55,10 @@ public:
 
   Outcome run(Session &s, const Params &p, const Schedule &schedule) const override {
     const size_t G = p.groups;
-    cl_program prog =
-        ticket_ ? s.program({"common.cl", "semaphore_ticket.cl"}, "-cl-std=CL2.0")
-                : s.program({"common.cl", "semaphore_spin.cl"}, "-cl-std=CL1.2");
+    cl_program prog = ticket_ ? s.program({"common.cl", "semaphore_ticket.cl"}, "-cl-std=CL2.0")
+                              : s.program({"common.cl", "semaphore_spin.cl"}, "-cl-std=CL1.2");
     Kernel k = s.kernel(prog, ticket_ ? "sem_ticket" : "sem_spin");
-    Buffer sem =
-        s.buffer(ticket_ ? std::vector<int>{0, 0, 0} : std::vector<int>{kCapacity + 1});
+    Buffer sem = s.buffer(ticket_ ? std::vector<int>{0, 0, 0} : std::vector<int>{kCapacity + 1});
     Buffer stats = s.buffer(std::vector<int>{0, 0, 0});
     Buffer perGroup = s.buffer(std::vector<int>(G, 0));
     Buffer hold = s.buffer(holdTimes(G * p.iters, p.salt));
@@ -80,14 +77,14 @@ public:
                            "(capacity " +
                            std::to_string(kCapacity) + ")");
       if (st[2] != want)
-        markWrong(out, "total entries " + std::to_string(st[2]) + ", expected " +
-                           std::to_string(want));
+        markWrong(out,
+                  "total entries " + std::to_string(st[2]) + ", expected " + std::to_string(want));
       if (st[0] != 0 || (want > 0 && st[1] < 1))
         markWrong(out, "holder count inconsistent");
       for (size_t g = 0; g < G; ++g)
         if (per[g] != p.iters) {
-          markWrong(out, "group " + std::to_string(g) + " entered " +
-                             std::to_string(per[g]) + " times");
+          markWrong(out,
+                    "group " + std::to_string(g) + " entered " + std::to_string(per[g]) + " times");
           break;
         }
       auto final = s.read<int>(sem, ticket_ ? 3 : 1);

@@ -55,8 +55,8 @@ cl_uint Program::defaultGroups(cl_uint bound) const {
   return info_.fixedGroups;
 }
 
-bool Program::launched(Session &s, const Kernel &k, const Params &p,
-                       const Schedule &schedule, Outcome &out) {
+bool Program::launched(Session &s, const Kernel &k, const Params &p, const Schedule &schedule,
+                       Outcome &out) {
   LaunchResult r = s.launch(k, p.groups, p.local, schedule);
   out.report = r.report;
   switch (r.kind) {
@@ -68,8 +68,8 @@ bool Program::launched(Session &s, const Kernel &k, const Params &p,
     return false;
   case LaunchResult::Kind::Failed:
     out.status = Outcome::Status::Failed;
-    out.detail = "command failed with status " + std::to_string(r.status) +
-                 " and no deadlock report";
+    out.detail =
+        "command failed with status " + std::to_string(r.status) + " and no deadlock report";
     return false;
   }
   return false;

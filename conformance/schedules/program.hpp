@@ -77,8 +77,8 @@ public:
 
 protected:
   // Launches k; false (and `out` says why) if the command did not complete.
-  static bool launched(Session &s, const Kernel &k, const Params &p,
-                       const Schedule &schedule, Outcome &out);
+  static bool launched(Session &s, const Kernel &k, const Params &p, const Schedule &schedule,
+                       Outcome &out);
   // The outcome's one-line result: "NAME: ok" or "NAME: wrong: DETAIL".
   void conclude(Outcome &out) const;
 
@@ -87,11 +87,11 @@ private:
 };
 
 using ProgramList = std::vector<std::unique_ptr<Program>>;
-void addDiscoveryPrograms(ProgramList &list); // prog_discovery.cpp
-void addBarrierPrograms(ProgramList &list);   // prog_barrier.cpp
-void addLockPrograms(ProgramList &list);      // prog_locks.cpp
-void addLitmusPrograms(ProgramList &list);    // prog_litmus.cpp
-void addBugPrograms(ProgramList &list);       // prog_bugs.cpp
+void addDiscoveryPrograms(ProgramList &list);  // prog_discovery.cpp
+void addBarrierPrograms(ProgramList &list);    // prog_barrier.cpp
+void addLockPrograms(ProgramList &list);       // prog_locks.cpp
+void addLitmusPrograms(ProgramList &list);     // prog_litmus.cpp
+void addBugPrograms(ProgramList &list);        // prog_bugs.cpp
 void addReadMostlyPrograms(ProgramList &list); // prog_readmostly.cpp
 
 const ProgramList &allPrograms();

@@ -17,8 +17,7 @@ int recallMain(const Options &o) {
   if (locks.empty())
     locks = {"ticket", "spin"};
   const bool seeded = o.seedsSet || o.parallel == 0;
-  const uint64_t first = o.seedsSet ? o.seedFirst : 1,
-                 last = o.seedsSet ? o.seedLast : 10;
+  const uint64_t first = o.seedsSet ? o.seedFirst : 1, last = o.seedsSet ? o.seedLast : 10;
 
   Session s(findKernelDir(o.kernels));
   std::printf("| bound | lock | mode | runs | mean found | min | max | recall %% | "
@@ -51,15 +50,13 @@ int recallMain(const Options &o) {
         }
         clean &= t.ok() == t.runs();
         const std::string boundText =
-            bound ? std::to_string(bound)
-                  : "unbounded (" + std::to_string(p.groups) + " launched)";
-        std::printf(
-            "| %s | %s | %s | %d | %.2f | %d | %d | %.1f | %d | %d |\n",
-            boundText.c_str(), lock.c_str(),
-            seededMode ? ("seeds " + std::to_string(a) + ".." + std::to_string(b)).c_str()
-                       : "parallel",
-            t.runs(), t.meanFound(), t.minFound(), t.maxFound(),
-            100.0 * t.meanFound() / limit, t.deadlocks(), t.wrong() + t.failed());
+            bound ? std::to_string(bound) : "unbounded (" + std::to_string(p.groups) + " launched)";
+        std::printf("| %s | %s | %s | %d | %.2f | %d | %d | %.1f | %d | %d |\n", boundText.c_str(),
+                    lock.c_str(),
+                    seededMode ? ("seeds " + std::to_string(a) + ".." + std::to_string(b)).c_str()
+                               : "parallel",
+                    t.runs(), t.meanFound(), t.minFound(), t.maxFound(),
+                    100.0 * t.meanFound() / limit, t.deadlocks(), t.wrong() + t.failed());
         std::fflush(stdout);
       }
     }

@@ -40,19 +40,18 @@ std::string reproduce(const ProgramInfo &info, const Options &o, const Params &p
 }
 
 void printResult(const ProgramInfo &info, const Params &p, const Schedule &base,
-                 const std::string &mode, const Tally &t, Expect expect, double minMet,
-                 bool pass) {
+                 const std::string &mode, const Tally &t, Expect expect, double minMet, bool pass) {
   std::printf("RESULT program=%s", info.name);
   if (!p.lock.empty())
     std::printf(" lock=%s", p.lock.c_str());
   std::printf(" occupancy=%s policy=%s mode=%s groups=%u runs=%d ok=%d wrong=%d "
               "deadlock=%d failed=%d",
-              boundName(p.bound).c_str(), base.unfair ? "unfair" : "fair", mode.c_str(),
-              p.groups, t.runs(), t.ok(), t.wrong(), t.deadlocks(), t.failed());
+              boundName(p.bound).c_str(), base.unfair ? "unfair" : "fair", mode.c_str(), p.groups,
+              t.runs(), t.ok(), t.wrong(), t.deadlocks(), t.failed());
   if (info.reportsFound && !t.found().empty()) {
     const cl_uint limit = p.bound && p.bound < p.groups ? p.bound : p.groups;
-    std::printf(" found=%d/%d/%d recall=%.1f%%", t.minFound(), t.medianFound(),
-                t.maxFound(), 100.0 * t.meanFound() / limit);
+    std::printf(" found=%d/%d/%d recall=%.1f%%", t.minFound(), t.medianFound(), t.maxFound(),
+                100.0 * t.meanFound() / limit);
   }
   if (info.reportsMet)
     std::printf(" met=%ld/%ld(%.1f%%)", t.met(), t.iterations(), t.metPercent());
@@ -68,9 +67,8 @@ bool runMode(Session &s, const Program &prog, const Options &o, Params p, Schedu
   const ProgramInfo &info = prog.info();
   const uint64_t first = seeded ? o.seedFirst : 1;
   const uint64_t last = seeded ? o.seedLast : (uint64_t)o.parallel;
-  const std::string mode =
-      seeded ? "seeds:" + std::to_string(first) + ".." + std::to_string(last)
-             : "parallel:" + std::to_string(o.parallel);
+  const std::string mode = seeded ? "seeds:" + std::to_string(first) + ".." + std::to_string(last)
+                                  : "parallel:" + std::to_string(o.parallel);
   Tally t;
   uint64_t firstBadSeed = 0;
   for (uint64_t n = first; n <= last; ++n) {
@@ -81,9 +79,8 @@ bool runMode(Session &s, const Program &prog, const Options &o, Params p, Schedu
     const std::string label = (seeded ? "seed " : "parallel run ") + std::to_string(n);
     const auto start = std::chrono::steady_clock::now();
     Outcome out = prog.run(s, p, sch);
-    const double ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const bool wasUnexpected = t.firstUnexpected().empty();
     t.add(out, label, expect);
     if (seeded && wasUnexpected && !t.firstUnexpected().empty())
@@ -105,11 +102,10 @@ bool runMode(Session &s, const Program &prog, const Options &o, Params p, Schedu
   if (!pass && !t.firstUnexpected().empty()) {
     std::printf("  first unexpected run, %s", t.firstUnexpected().c_str());
     if (seeded && firstBadSeed)
-      std::printf("  reproduce: %s\n",
-                  reproduce(info, o, p,
-                            "--seeds " + std::to_string(firstBadSeed) + ".." +
-                                std::to_string(firstBadSeed))
-                      .c_str());
+      std::printf("  reproduce: %s\n", reproduce(info, o, p,
+                                                 "--seeds " + std::to_string(firstBadSeed) + ".." +
+                                                     std::to_string(firstBadSeed))
+                                           .c_str());
   }
   std::fflush(stdout);
   return pass;
@@ -118,8 +114,7 @@ bool runMode(Session &s, const Program &prog, const Options &o, Params p, Schedu
 int runProgram(const Options &o) {
   const Program *prog = findProgram(o.program);
   if (!prog)
-    throw std::invalid_argument("unknown program " + o.program +
-                                " (schedule_corpus list)");
+    throw std::invalid_argument("unknown program " + o.program + " (schedule_corpus list)");
   const ProgramInfo &info = prog->info();
   const cl_uint bound = o.occupancySet ? o.occupancy : environmentBound();
   const Params p = resolveParams(*prog, o, bound);
@@ -154,7 +149,7 @@ int runOnce(const Options &o) {
   Params p = resolveParams(*prog, o, environmentBound());
   if (const char *seed = std::getenv("FIBERCL_SEED"); seed && *seed)
     p.salt = (cl_uint)std::strtoull(seed, nullptr, 10); // same run as `run --seeds`
-  Schedule sch; // nothing set: the environment decides
+  Schedule sch;                                         // nothing set: the environment decides
   if (prog->info().unfair && !std::getenv("FIBERCL_SCHEDULE")) {
     sch.setPolicy = true;
     sch.unfair = true;

@@ -98,8 +98,6 @@ int Tally::medianFound() const {
   return v[v.size() / 2];
 }
 
-double Tally::metPercent() const {
-  return iterations_ ? 100.0 * met_ / iterations_ : 0.0;
-}
+double Tally::metPercent() const { return iterations_ ? 100.0 * met_ / iterations_ : 0.0; }
 
 } // namespace corpus

@@ -25,8 +25,8 @@ std::vector<cl_context_properties> contextProperties(const cl_context_properties
       seenPlatform = true;
       // CL_INVALID_PLATFORM if platform value specified in properties is not a
       // valid platform.
-      check(!Platform::fromHandle(reinterpret_cast<cl_platform_id>(p[1])),
-            CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM is not a valid platform");
+      check(!Platform::fromHandle(reinterpret_cast<cl_platform_id>(p[1])), CL_INVALID_PLATFORM,
+            "CL_CONTEXT_PLATFORM is not a valid platform");
       break;
     case CL_CONTEXT_INTEROP_USER_SYNC:
       check(seenSync, CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC given twice");
@@ -52,11 +52,10 @@ std::vector<cl_context_properties> contextProperties(const cl_context_properties
 
 extern "C" {
 
-cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
-                                       cl_uint num_devices, const cl_device_id *devices,
-                                       void(CL_CALLBACK *pfn_notify)(const char *,
-                                                                     const void *, size_t,
-                                                                     void *),
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                                       const cl_device_id *devices,
+                                       void(CL_CALLBACK *pfn_notify)(const char *, const void *,
+                                                                     size_t, void *),
                                        void *user_data, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     auto props = contextProperties(properties);
@@ -65,8 +64,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
     // CL_INVALID_VALUE if num_devices is equal to zero.
     check(num_devices == 0, CL_INVALID_VALUE, "num_devices is 0");
     // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
-    check(!pfn_notify && user_data, CL_INVALID_VALUE,
-          "pfn_notify is NULL but user_data is not");
+    check(!pfn_notify && user_data, CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not");
     // CL_INVALID_DEVICE if any device in devices is not a valid device.
     std::vector<Device *> list;
     for (cl_uint i = 0; i < num_devices; ++i) {
@@ -78,15 +76,14 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
   });
 }
 
-cl_context CL_API_CALL clCreateContextFromType(
-    const cl_context_properties *properties, cl_device_type device_type,
-    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
-    void *user_data, cl_int *errcode_ret) {
+cl_context CL_API_CALL
+clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type,
+                        void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+                        void *user_data, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     auto props = contextProperties(properties);
     // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
-    check(!pfn_notify && user_data, CL_INVALID_VALUE,
-          "pfn_notify is NULL but user_data is not");
+    check(!pfn_notify && user_data, CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not");
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
     constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
                                      CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
@@ -140,9 +137,9 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_na
   });
 }
 
-cl_int CL_API_CALL clSetContextDestructorCallback(
-    cl_context context, void(CL_CALLBACK *pfn_notify)(cl_context, void *),
-    void *user_data) {
+cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
+                                                  void(CL_CALLBACK *pfn_notify)(cl_context, void *),
+                                                  void *user_data) {
   return call(__func__, [&] {
     // CL_INVALID_CONTEXT if context is not a valid context.
     Context &ctx = obj<Context>(context, "context");

@@ -6,8 +6,7 @@
 using namespace fibercl::runtime;
 using namespace fibercl::runtime::api;
 
-extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
-                                              cl_device_info param_name,
+extern "C" cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
                                               size_t param_value_size, void *param_value,
                                               size_t *param_value_size_ret) {
   return call(__func__, [&] {

@@ -55,8 +55,7 @@ size_t rectOffset(const size_t *origin, Pitches p) {
   return origin[2] * p.slice + origin[1] * p.row + origin[0];
 }
 size_t rectEnd(const size_t *origin, const size_t *region, Pitches p) {
-  return rectOffset(origin, p) + (region[2] - 1) * p.slice + (region[1] - 1) * p.row +
-         region[0];
+  return rectOffset(origin, p) + (region[2] - 1) * p.slice + (region[1] - 1) * p.row + region[0];
 }
 
 void checkRegion(const size_t *region) {
@@ -76,8 +75,8 @@ bool overlaps(const char *a, size_t an, const char *b, size_t bn) {
 extern "C" {
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       cl_bool blocking_read, size_t offset, size_t size,
-                                       void *ptr, cl_uint num_events_in_wait_list,
+                                       cl_bool blocking_read, size_t offset, size_t size, void *ptr,
+                                       cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -114,9 +113,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
 }
 
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
-                                       cl_mem dst_buffer, size_t src_offset,
-                                       size_t dst_offset, size_t size,
-                                       cl_uint num_events_in_wait_list,
+                                       cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                                       size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -132,17 +130,15 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
     // sub-buffer object (or sub-buffers of the same buffer) and the source and
     // destination regions overlap.
-    check(overlaps(from, size, to, size), CL_MEM_COPY_OVERLAP,
-          "source and destination overlap");
+    check(overlaps(from, size, to, size), CL_MEM_COPY_OVERLAP, "source and destination overlap");
     auto cmd = copyBytesCommand(Ref<Mem>(src), Ref<Mem>(dst), to, from, size);
     submit(q, CL_COMMAND_COPY_BUFFER, std::move(cmd), wait, event, false);
   });
 }
 
 cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       const void *pattern, size_t pattern_size,
-                                       size_t offset, size_t size,
-                                       cl_uint num_events_in_wait_list,
+                                       const void *pattern, size_t pattern_size, size_t offset,
+                                       size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -164,12 +160,13 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
   });
 }
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                           cl_bool blocking_read, const size_t *buffer_origin,
+                                           const size_t *host_origin, const size_t *region,
+                                           size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch,
+                                           void *ptr, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &m = bufferOf(q, buffer, "buffer");
@@ -191,12 +188,13 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(
   });
 }
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(
-    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
-    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
-    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-    size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                            cl_bool blocking_write, const size_t *buffer_origin,
+                                            const size_t *host_origin, const size_t *region,
+                                            size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch,
+                                            const void *ptr, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &m = bufferOf(q, buffer, "buffer");
@@ -217,12 +215,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
-    size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
+                                           cl_mem dst_buffer, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region,
+                                           size_t src_row_pitch, size_t src_slice_pitch,
+                                           size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &src = bufferOf(q, src_buffer, "src_buffer");
@@ -252,11 +251,11 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
     if (src.data() == dst.data() && sp.row == dp.row && sp.slice == dp.slice) {
       overlap = true; // boxes in the same coordinate system: intersect per axis
       for (int d = 0; d < 3; ++d)
-        overlap &= src_origin[d] < dst_origin[d] + region[d] &&
-                   dst_origin[d] < src_origin[d] + region[d];
+        overlap &=
+            src_origin[d] < dst_origin[d] + region[d] && dst_origin[d] < src_origin[d] + region[d];
     } else {
-      overlap = overlaps(from, rectEnd(src_origin, region, sp) - rectOffset(src_origin, sp),
-                         to, rectEnd(dst_origin, region, dp) - rectOffset(dst_origin, dp));
+      overlap = overlaps(from, rectEnd(src_origin, region, sp) - rectOffset(src_origin, sp), to,
+                         rectEnd(dst_origin, region, dp) - rectOffset(dst_origin, dp));
     }
     check(overlap, CL_MEM_COPY_OVERLAP, "source and destination overlap");
     auto cmd = copyRectCommand(Ref<Mem>(src), Ref<Mem>(dst), to, dp, from, sp, arr(region));
@@ -265,9 +264,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 }
 
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                     cl_bool blocking_map, cl_map_flags map_flags,
-                                     size_t offset, size_t size,
-                                     cl_uint num_events_in_wait_list,
+                                     cl_bool blocking_map, cl_map_flags map_flags, size_t offset,
+                                     size_t size, cl_uint num_events_in_wait_list,
                                      const cl_event *event_wait_list, cl_event *event,
                                      cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&]() -> void * {
@@ -288,18 +286,16 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
 }
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
-                                           void *mapped_ptr,
-                                           cl_uint num_events_in_wait_list,
-                                           const cl_event *event_wait_list,
-                                           cl_event *event) {
+                                           void *mapped_ptr, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &m = memOf(q, memobj, "memobj");
     // CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj.
     char *p = static_cast<char *>(mapped_ptr);
-    check(!p || p < m.data() || p >= m.data() + m.size() || m.mapCount() == 0,
-          CL_INVALID_VALUE, "mapped_ptr was not mapped from memobj");
+    check(!p || p < m.data() || p >= m.data() + m.size() || m.mapCount() == 0, CL_INVALID_VALUE,
+          "mapped_ptr was not mapped from memobj");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
     m.unmapped();
     submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, nullptr, wait, event, false);
@@ -307,12 +303,10 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
-                                              cl_uint num_mem_objects,
-                                              const cl_mem *mem_objects,
+                                              cl_uint num_mem_objects, const cl_mem *mem_objects,
                                               cl_mem_migration_flags flags,
                                               cl_uint num_events_in_wait_list,
-                                              const cl_event *event_wait_list,
-                                              cl_event *event) {
+                                              const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is NULL.

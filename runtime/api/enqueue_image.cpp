@@ -40,8 +40,7 @@ Mem &bufferOf(Queue &q, cl_mem handle, const char *name) {
 // CL_INVALID_VALUE if the region specified by origin and region is out of bounds, if
 // origin or region is NULL, if a region element is 0, or if the unused coordinates of
 // the image's type are not 0 (origin) and 1 (region).
-void checkBox(const ImageLayout &l, const size_t *origin, const size_t *region,
-              const char *what) {
+void checkBox(const ImageLayout &l, const size_t *origin, const size_t *region, const char *what) {
   check(!origin || !region, CL_INVALID_VALUE, "origin or region is NULL");
   for (int d = 0; d < 3; ++d) {
     size_t extent = l.extent(d);
@@ -73,8 +72,7 @@ Pitches hostPitches(const ImageLayout &l, const size_t *region, size_t rowPitch,
   size_t slice = oneDArray ? rowPitch : rowPitch * region[1];
   if (slicePitch == 0)
     slicePitch = slice;
-  check(slicePitch < slice, CL_INVALID_VALUE,
-        "slice_pitch is smaller than a slice of the region");
+  check(slicePitch < slice, CL_INVALID_VALUE, "slice_pitch is smaller than a slice of the region");
   if (oneDArray)
     return {slicePitch, slicePitch * region[1]};
   return {rowPitch, slicePitch};
@@ -93,9 +91,8 @@ extern "C" {
 
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
                                       cl_bool blocking_read, const size_t *origin,
-                                      const size_t *region, size_t row_pitch,
-                                      size_t slice_pitch, void *ptr,
-                                      cl_uint num_events_in_wait_list,
+                                      const size_t *region, size_t row_pitch, size_t slice_pitch,
+                                      void *ptr, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -154,17 +151,16 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
     check(&src == &dst && boxesOverlap(src_origin, dst_origin, region), CL_MEM_COPY_OVERLAP,
           "source and destination overlap");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
-    auto cmd = copyRectCommand(Ref<Mem>(src), Ref<Mem>(dst), boxStart(dst, dst_origin),
-                               imagePitches(dl), boxStart(src, src_origin), imagePitches(sl),
-                               byteRegion(sl, region));
+    auto cmd =
+        copyRectCommand(Ref<Mem>(src), Ref<Mem>(dst), boxStart(dst, dst_origin), imagePitches(dl),
+                        boxStart(src, src_origin), imagePitches(sl), byteRegion(sl, region));
     submit(q, CL_COMMAND_COPY_IMAGE, std::move(cmd), wait, event, false);
   });
 }
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                       const void *fill_color, const size_t *origin,
-                                      const size_t *region,
-                                      cl_uint num_events_in_wait_list,
+                                      const size_t *region, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -182,13 +178,11 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue,
-                                              cl_mem src_image, cl_mem dst_buffer,
-                                              const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
+                                              cl_mem dst_buffer, const size_t *src_origin,
                                               const size_t *region, size_t dst_offset,
                                               cl_uint num_events_in_wait_list,
-                                              const cl_event *event_wait_list,
-                                              cl_event *event) {
+                                              const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &src = imageOf(q, src_image, "src_image");
@@ -208,13 +202,11 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue,
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue,
-                                              cl_mem src_buffer, cl_mem dst_image,
-                                              size_t src_offset, const size_t *dst_origin,
-                                              const size_t *region,
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
+                                              cl_mem dst_image, size_t src_offset,
+                                              const size_t *dst_origin, const size_t *region,
                                               cl_uint num_events_in_wait_list,
-                                              const cl_event *event_wait_list,
-                                              cl_event *event) {
+                                              const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     Mem &src = bufferOf(q, src_buffer, "src_buffer");

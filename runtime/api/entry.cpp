@@ -16,8 +16,8 @@ void reportError(const char *function, cl_int code, const std::string &what) {
   debugLog("api", msg);
 }
 
-std::vector<Ref<Event>> waitList(cl_uint num_events_in_wait_list,
-                                 const cl_event *event_wait_list, const Context *context) {
+std::vector<Ref<Event>> waitList(cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 const Context *context) {
   std::vector<Ref<Event>> list;
   // CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and
   // num_events_in_wait_list > 0, or event_wait_list is not NULL and

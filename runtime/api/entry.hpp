@@ -38,8 +38,7 @@ template <class F> cl_int call(const char *function, F &&body) noexcept {
 // Runs an entry point returning an object (or pointer): on error writes the code to
 // errcode_ret (only if non-NULL) and returns a null value.
 template <class F>
-auto create(const char *function, cl_int *errcode_ret, F &&body) noexcept
-    -> decltype(body()) {
+auto create(const char *function, cl_int *errcode_ret, F &&body) noexcept -> decltype(body()) {
   using R = decltype(body());
   cl_int code;
   try {
@@ -67,8 +66,8 @@ auto create(const char *function, cl_int *errcode_ret, F &&body) noexcept
 template <class T> T &obj(typename T::Handle h, const char *argName) {
   T *p = T::fromHandle(h);
   if (!p)
-    throw Error(T::kInvalidError, std::string(argName) + (h ? " is not a valid handle"
-                                                            : " is NULL"));
+    throw Error(T::kInvalidError,
+                std::string(argName) + (h ? " is not a valid handle" : " is NULL"));
   return *p;
 }
 
@@ -81,8 +80,8 @@ template <class T> typename T::Handle give(Ref<T> r) { return r.detach()->handle
 // objects in event_wait_list are not valid events.
 // CL_INVALID_CONTEXT if the context of the queue and of the events differ
 // (when `context` is non-NULL).
-std::vector<Ref<Event>> waitList(cl_uint num_events_in_wait_list,
-                                 const cl_event *event_wait_list, const Context *context);
+std::vector<Ref<Event>> waitList(cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 const Context *context);
 
 // clGet*Info results (runtime/info_writer.hpp).
 using runtime::badParam;

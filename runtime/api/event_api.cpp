@@ -33,9 +33,8 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
   });
 }
 
-cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
-                                  size_t param_value_size, void *param_value,
-                                  size_t *param_value_size_ret) {
+cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_EVENT if event is a not a valid event object.
     Event &ev = obj<Event>(event, "event");
@@ -129,8 +128,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status)
 }
 
 cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
-                                      void(CL_CALLBACK *pfn_notify)(cl_event, cl_int,
-                                                                    void *),
+                                      void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
                                       void *user_data) {
   return call(__func__, [&] {
     // CL_INVALID_EVENT if event is not a valid event object.
@@ -138,8 +136,7 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callba
     // CL_INVALID_VALUE if pfn_event_notify is NULL or if command_exec_callback_type
     // is not CL_SUBMITTED, CL_RUNNING, or CL_COMPLETE.
     check(!pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
-    check(command_exec_callback_type != CL_SUBMITTED &&
-              command_exec_callback_type != CL_RUNNING &&
+    check(command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
               command_exec_callback_type != CL_COMPLETE,
           CL_INVALID_VALUE, "command_exec_callback_type");
     ev.addCallback(command_exec_callback_type, pfn_notify, user_data);

@@ -26,9 +26,8 @@ bool isImageType(cl_mem_object_type t) {
   }
 }
 
-cl_mem createImage(cl_context context, const cl_mem_properties *properties,
-                   cl_mem_flags flags, const cl_image_format *format,
-                   const cl_image_desc *desc, void *hostPtr) {
+cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+                   const cl_image_format *format, const cl_image_desc *desc, void *hostPtr) {
   // CL_INVALID_CONTEXT if context is not a valid context.
   Context &ctx = obj<Context>(context, "context");
   std::vector<cl_mem_properties> props;
@@ -71,7 +70,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
   if (l.isArray())
     l.arraySize = desc->image_array_size;
   // CL_INVALID_IMAGE_SIZE if image dimensions are 0 or exceed the device's limits.
-  size_t maxSide = is3D ? lim.image3dMaxSize
+  size_t maxSide = is3D                                     ? lim.image3dMaxSize
                    : l.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? lim.imageMaxBufferSize
                                                             : lim.image2dMaxSize;
   check(l.width == 0 || l.height == 0 || l.depth == 0 || (l.isArray() && l.arraySize == 0),
@@ -81,8 +80,8 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
         CL_INVALID_IMAGE_SIZE, "an image dimension exceeds the device's maximum");
 
   Mem *buffer = desc->buffer ? Mem::fromHandle(desc->buffer) : nullptr;
-  bool fromBuffer = l.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-                    (l.type == CL_MEM_OBJECT_IMAGE2D && desc->buffer);
+  bool fromBuffer =
+      l.type == CL_MEM_OBJECT_IMAGE1D_BUFFER || (l.type == CL_MEM_OBJECT_IMAGE2D && desc->buffer);
   if (fromBuffer) {
     check(!buffer || !buffer->isBuffer(), CL_INVALID_IMAGE_DESCRIPTOR,
           "image_desc->buffer is not a valid buffer object");
@@ -123,9 +122,8 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
   if (hostPtr && !(flags & CL_MEM_USE_HOST_PTR)) {
     // A copy is stored packed.
     rowPitch = packedRow;
-    slicePitch = hasSlices ? (l.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? packedRow
-                                                                    : packedRow * l.height)
-                           : 0;
+    slicePitch =
+        hasSlices ? (l.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? packedRow : packedRow * l.height) : 0;
   }
   l.rowPitch = rowPitch;
   l.slicePitch = slicePitch;
@@ -134,8 +132,8 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties,
           "the image does not fit in image_desc->buffer");
   check(l.bytes() > ctx.device().maxAllocSize(), CL_INVALID_IMAGE_SIZE,
         "the image exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-  return give(make<Mem>(ctx, flags, l, hostPtr, hostRow, hostSlice,
-                        fromBuffer ? buffer : nullptr, std::move(props)));
+  return give(make<Mem>(ctx, flags, l, hostPtr, hostRow, hostSlice, fromBuffer ? buffer : nullptr,
+                        std::move(props)));
 }
 
 } // namespace
@@ -155,8 +153,8 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
                                                const cl_mem_properties *properties,
                                                cl_mem_flags flags,
                                                const cl_image_format *image_format,
-                                               const cl_image_desc *image_desc,
-                                               void *host_ptr, cl_int *errcode_ret) {
+                                               const cl_image_desc *image_desc, void *host_ptr,
+                                               cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     return createImage(context, properties, flags, image_format, image_desc, host_ptr);
   });
@@ -164,8 +162,8 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
 
 cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *image_format, size_t image_width,
-                                   size_t image_height, size_t image_row_pitch,
-                                   void *host_ptr, cl_int *errcode_ret) {
+                                   size_t image_height, size_t image_row_pitch, void *host_ptr,
+                                   cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     cl_image_desc desc{};
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -178,9 +176,8 @@ cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
 
 cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *image_format, size_t image_width,
-                                   size_t image_height, size_t image_depth,
-                                   size_t image_row_pitch, size_t image_slice_pitch,
-                                   void *host_ptr, cl_int *errcode_ret) {
+                                   size_t image_height, size_t image_depth, size_t image_row_pitch,
+                                   size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     cl_image_desc desc{};
     desc.image_type = CL_MEM_OBJECT_IMAGE3D;
@@ -194,8 +191,7 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
 }
 
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                              cl_mem_object_type image_type,
-                                              cl_uint num_entries,
+                                              cl_mem_object_type image_type, cl_uint num_entries,
                                               cl_image_format *image_formats,
                                               cl_uint *num_image_formats) {
   return call(__func__, [&] {
@@ -216,9 +212,8 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
   });
 }
 
-cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                  size_t param_value_size, void *param_value,
-                                  size_t *param_value_size_ret) {
+cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_MEM_OBJECT if image is a not a valid image object.
     Mem &m = obj<Mem>(image, "image");

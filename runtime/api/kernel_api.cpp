@@ -1,6 +1,4 @@
 // Entry points for kernel objects: creation, arguments, queries.
-#include <CL/cl_fibercl.h>
-#include <cstring>
 #include "runtime/api/entry.hpp"
 #include "runtime/context.hpp"
 #include "runtime/kernel.hpp"
@@ -9,6 +7,8 @@
 #include "runtime/program.hpp"
 #include "runtime/sampler.hpp"
 #include "runtime/scheduling_codes.hpp"
+#include <CL/cl_fibercl.h>
+#include <cstring>
 
 using namespace fibercl;
 using namespace fibercl::runtime;
@@ -35,8 +35,7 @@ Program &builtProgram(cl_program program) {
   Program &p = obj<Program>(program, "program");
   // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
   // program.
-  check(!p.hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE,
-        "the program has no executable");
+  check(!p.hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
   return p;
 }
 
@@ -73,8 +72,7 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
     const compiler::KernelInfo *info = built->find(kernel_name);
     if (!info)
       p.kernelDetached();
-    check(!info, CL_INVALID_KERNEL_NAME,
-          (std::string("no kernel named ") + kernel_name).c_str());
+    check(!info, CL_INVALID_KERNEL_NAME, (std::string("no kernel named ") + kernel_name).c_str());
     return give(makeKernel(p, built, *info));
   });
 }
@@ -227,8 +225,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       return;
     }
     case compiler::ArgKind::Pipe:
-      k.setMem(arg_index,
-               memObjectArg("a pipe", [](const Mem &m) { return m.pipe() != nullptr; }));
+      k.setMem(arg_index, memObjectArg("a pipe", [](const Mem &m) { return m.pipe() != nullptr; }));
       return;
     case compiler::ArgKind::Queue:
       throw Error(CL_INVALID_DEVICE_QUEUE, "device queues are not supported");
@@ -333,9 +330,8 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
 }
 
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
-                                      cl_kernel_arg_info param_name,
-                                      size_t param_value_size, void *param_value,
-                                      size_t *param_value_size_ret) {
+                                      cl_kernel_arg_info param_name, size_t param_value_size,
+                                      void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
     Kernel &k = obj<Kernel>(kernel, "kernel");
@@ -387,8 +383,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     case CL_KERNEL_WORK_GROUP_SIZE: {
       size_t size = limits.maxWorkGroupSize;
       if (info.reqdWorkGroupSize[0])
-        size = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] *
-               info.reqdWorkGroupSize[2];
+        size = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] * info.reqdWorkGroupSize[2];
       return out.scalar<size_t>(size);
     }
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
@@ -414,8 +409,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
 
 cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                            cl_kernel_sub_group_info param_name,
-                                           size_t input_value_size,
-                                           const void *input_value,
+                                           size_t input_value_size, const void *input_value,
                                            size_t param_value_size, void *param_value,
                                            size_t *param_value_size_ret) {
   return call(__func__, [&] {
@@ -424,8 +418,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
     // CL_INVALID_DEVICE if device is not the kernel's (NULL is fine: it has one).
     if (device) {
       Device &dev = obj<Device>(device, "device");
-      check(!k.program().context().hasDevice(dev), CL_INVALID_DEVICE,
-            "device is not the kernel's");
+      check(!k.program().context().hasDevice(dev), CL_INVALID_DEVICE, "device is not the kernel's");
     }
     // A work-group is one sub-group (builtins/lib/sub_groups.cl).
     InfoWriter out(param_value_size, param_value, param_value_size_ret);

@@ -11,8 +11,8 @@ using namespace fibercl::runtime::api;
 
 namespace {
 
-cl_mem createBuffer(cl_context context, const cl_mem_properties *properties,
-                    cl_mem_flags flags, size_t size, void *host_ptr) {
+cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+                    size_t size, void *host_ptr) {
   // CL_INVALID_CONTEXT if context is not a valid context.
   Context &ctx = obj<Context>(context, "context");
   std::vector<cl_mem_properties> props;
@@ -56,8 +56,8 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
 
 cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
                                                 const cl_mem_properties *properties,
-                                                cl_mem_flags flags, size_t size,
-                                                void *host_ptr, cl_int *errcode_ret) {
+                                                cl_mem_flags flags, size_t size, void *host_ptr,
+                                                cl_int *errcode_ret) {
   return create(__func__, errcode_ret,
                 [&] { return createBuffer(context, properties, flags, size, host_ptr); });
 }
@@ -138,8 +138,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
   });
 }
 
-cl_int CL_API_CALL clSetMemObjectDestructorCallback(
-    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data) {
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
+                                                    void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
+                                                    void *user_data) {
   return call(__func__, [&] {
     // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
     Mem &m = obj<Mem>(memobj, "memobj");

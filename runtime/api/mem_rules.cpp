@@ -18,8 +18,7 @@ void checkMemFlags(cl_mem_flags flags, cl_mem_flags extra) {
         "flags: READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
   check(moreThanOne(flags & kHostAccessFlags), CL_INVALID_VALUE,
         "flags: HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are exclusive");
-  check((flags & CL_MEM_USE_HOST_PTR) &&
-            (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
+  check((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
         CL_INVALID_VALUE, "flags: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
 }
 

@@ -14,8 +14,7 @@ namespace {
 void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                    const size_t *global_work_offset, const size_t *global_work_size,
                    const size_t *local_work_size, cl_uint num_events_in_wait_list,
-                   const cl_event *event_wait_list, cl_event *event,
-                   cl_command_type type) {
+                   const cl_event *event_wait_list, cl_event *event, cl_command_type type) {
   // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue.
   Queue &q = obj<Queue>(command_queue, "command_queue");
   // CL_INVALID_KERNEL if kernel is not a valid kernel object.
@@ -31,8 +30,8 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
   check(work_dim < 1 || work_dim > 3, CL_INVALID_WORK_DIMENSION, "work_dim must be 1..3");
   auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
 
-  std::unique_ptr<Command> cmd = buildKernelLaunch(
-      q, k, {work_dim, global_work_offset, global_work_size, local_work_size});
+  std::unique_ptr<Command> cmd =
+      buildKernelLaunch(q, k, {work_dim, global_work_offset, global_work_size, local_work_size});
   submit(q, type, std::move(cmd), wait, event, false);
 }
 
@@ -41,13 +40,11 @@ void enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint wor
 extern "C" {
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
-                                          cl_uint work_dim,
-                                          const size_t *global_work_offset,
+                                          cl_uint work_dim, const size_t *global_work_offset,
                                           const size_t *global_work_size,
                                           const size_t *local_work_size,
                                           cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list,
-                                          cl_event *event) {
+                                          const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     enqueueKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                   local_work_size, num_events_in_wait_list, event_wait_list, event,
@@ -56,8 +53,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                                 cl_uint num_events_in_wait_list,
-                                 const cl_event *event_wait_list, cl_event *event) {
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
   return call(__func__, [&] {
     // Equivalent to clEnqueueNDRangeKernel with work_dim = 1, global_work_offset =
     // NULL, global_work_size[0] = 1 and local_work_size[0] = 1.
@@ -70,11 +67,9 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
                                          void(CL_CALLBACK *user_func)(void *), void *args,
                                          size_t cb_args, cl_uint num_mem_objects,
-                                         const cl_mem *mem_list,
-                                         const void **args_mem_loc,
+                                         const cl_mem *mem_list, const void **args_mem_loc,
                                          cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list,
-                                         cl_event *event) {
+                                         const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_OPERATION if the device associated with command_queue cannot

@@ -11,9 +11,8 @@ using namespace fibercl::runtime::api;
 
 extern "C" {
 
-cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
-                                cl_uint pipe_packet_size, cl_uint pipe_max_packets,
-                                const cl_pipe_properties *properties,
+cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
+                                cl_uint pipe_max_packets, const cl_pipe_properties *properties,
                                 cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&]() -> cl_mem {
     // CL_INVALID_CONTEXT if context is not a valid context.
@@ -44,14 +43,13 @@ cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
           CL_INVALID_PIPE_SIZE, "the pipe exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     if (flags == 0)
       flags = CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS;
-    return give(make<Mem>(ctx, flags, PipeShape{pipe_packet_size, pipe_max_packets},
-                          std::move(props)));
+    return give(
+        make<Mem>(ctx, flags, PipeShape{pipe_packet_size, pipe_max_packets}, std::move(props)));
   });
 }
 
-cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
-                                 size_t param_value_size, void *param_value,
-                                 size_t *param_value_size_ret) {
+cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
+                                 void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object.
     Mem &m = obj<Mem>(pipe, "pipe");

@@ -1,8 +1,8 @@
 // Entry points for platforms and devices (except clGetDeviceInfo: device_info.cpp),
 // timers and the compiler unload hints.
 #include "runtime/api/entry.hpp"
-#include "runtime/versions.hpp"
 #include "runtime/platform.hpp"
+#include "runtime/versions.hpp"
 
 #include <CL/cl_ext.h>
 
@@ -18,8 +18,7 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
     // if both num_platforms and platforms are NULL.
     check(num_entries == 0 && platforms, CL_INVALID_VALUE,
           "num_entries is 0 and platforms is not NULL");
-    check(!num_platforms && !platforms, CL_INVALID_VALUE,
-          "num_platforms and platforms are NULL");
+    check(!num_platforms && !platforms, CL_INVALID_VALUE, "num_platforms and platforms are NULL");
     std::vector<cl_platform_id> all = Platform::allHandles();
     for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i)
       platforms[i] = all[i];
@@ -72,8 +71,8 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device
     constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
                                      CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                      CL_DEVICE_TYPE_CUSTOM;
-    check(device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known),
-          CL_INVALID_DEVICE_TYPE, "device_type");
+    check(device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known), CL_INVALID_DEVICE_TYPE,
+          "device_type");
     check(device_type == 0, CL_INVALID_DEVICE_TYPE, "device_type is 0");
     // CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL or
     // if both num_devices and devices are NULL.

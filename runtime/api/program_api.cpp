@@ -17,8 +17,7 @@ namespace {
 // if device_list is not NULL and num_devices is zero.
 // CL_INVALID_DEVICE if any device in device_list is not in the list of devices
 // associated with the program (or context).
-void checkDeviceList(const Context &ctx, cl_uint num_devices,
-                     const cl_device_id *device_list) {
+void checkDeviceList(const Context &ctx, cl_uint num_devices, const cl_device_id *device_list) {
   check(!device_list && num_devices > 0, CL_INVALID_VALUE,
         "device_list is NULL but num_devices > 0");
   check(device_list && num_devices == 0, CL_INVALID_VALUE,
@@ -31,8 +30,7 @@ void checkDeviceList(const Context &ctx, cl_uint num_devices,
 
 template <class Notify> void checkNotify(Notify pfn_notify, void *user_data) {
   // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
-  check(!pfn_notify && user_data, CL_INVALID_VALUE,
-        "pfn_notify is NULL but user_data is not");
+  check(!pfn_notify && user_data, CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not");
 }
 
 std::string optionString(const char *options) { return options ? options : ""; }
@@ -64,8 +62,7 @@ cl_program_binary_type binaryType(compiler::BinaryKind kind) {
 extern "C" {
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
-                                                 const char **strings,
-                                                 const size_t *lengths,
+                                                 const char **strings, const size_t *lengths,
                                                  cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     // CL_INVALID_CONTEXT if context is not a valid context.
@@ -90,8 +87,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
                                                  const cl_device_id *device_list,
                                                  const size_t *lengths,
                                                  const unsigned char **binaries,
-                                                 cl_int *binary_status,
-                                                 cl_int *errcode_ret) {
+                                                 cl_int *binary_status, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     // CL_INVALID_CONTEXT if context is not a valid context.
     Context &ctx = obj<Context>(context, "context");
@@ -126,8 +122,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   });
 }
 
-cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
-                                                         cl_uint num_devices,
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
                                                          const cl_device_id *device_list,
                                                          const char *kernel_names,
                                                          cl_int *errcode_ret) {
@@ -143,8 +138,8 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context,
   });
 }
 
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
-                                             size_t length, cl_int *errcode_ret) {
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&]() -> cl_program {
     Context &ctx = obj<Context>(context, "context");
     // CL_INVALID_VALUE if il is NULL or if length is zero, or if the length-byte
@@ -152,7 +147,8 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
     // input (SPIR-V is the only one).
     check(!il || length == 0, CL_INVALID_VALUE, "il is NULL or length is 0");
     check(!compiler::isSpirv(il, length), CL_INVALID_VALUE, "il is not a SPIR-V module");
-    return give(make<Program>(ctx, Program::IL{std::string(static_cast<const char *>(il), length)}));
+    return give(
+        make<Program>(ctx, Program::IL{std::string(static_cast<const char *>(il), length)}));
   });
 }
 
@@ -189,8 +185,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
 
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
                                     const cl_device_id *device_list, const char *options,
-                                    cl_uint num_input_headers,
-                                    const cl_program *input_headers,
+                                    cl_uint num_input_headers, const cl_program *input_headers,
                                     const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                     void *user_data) {
@@ -201,10 +196,10 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
     // CL_INVALID_VALUE if num_input_headers is zero and header_include_names or
     // input_headers are not NULL or if num_input_headers is not zero and
     // header_include_names or input_headers are NULL.
-    check(num_input_headers == 0 && (header_include_names || input_headers),
-          CL_INVALID_VALUE, "headers given but num_input_headers is 0");
-    check(num_input_headers != 0 && (!header_include_names || !input_headers),
-          CL_INVALID_VALUE, "num_input_headers > 0 but headers are NULL");
+    check(num_input_headers == 0 && (header_include_names || input_headers), CL_INVALID_VALUE,
+          "headers given but num_input_headers is 0");
+    check(num_input_headers != 0 && (!header_include_names || !input_headers), CL_INVALID_VALUE,
+          "num_input_headers > 0 but headers are NULL");
     checkNotify(pfn_notify, user_data);
     std::vector<compiler::Header> headers;
     for (cl_uint i = 0; i < num_input_headers; ++i) {
@@ -227,8 +222,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
 
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                      const cl_device_id *device_list, const char *options,
-                                     cl_uint num_input_programs,
-                                     const cl_program *input_programs,
+                                     cl_uint num_input_programs, const cl_program *input_programs,
                                      void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                      void *user_data, cl_int *errcode_ret) {
   cl_int linkFailure = CL_SUCCESS;
@@ -238,8 +232,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
     checkDeviceList(ctx, num_devices, device_list);
     // CL_INVALID_VALUE if num_input_programs is zero or input_programs is NULL (or
     // input_programs is given with num_input_programs zero).
-    check(num_input_programs == 0 || !input_programs, CL_INVALID_VALUE,
-          "no input programs");
+    check(num_input_programs == 0 || !input_programs, CL_INVALID_VALUE, "no input programs");
     // CL_INVALID_PROGRAM if programs specified in input_programs are not valid.
     std::vector<Program *> inputs;
     for (cl_uint i = 0; i < num_input_programs; ++i) {
@@ -247,8 +240,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
       // CL_INVALID_OPERATION if the rules for devices containing compiled binaries
       // or libraries as described in input_programs argument are not followed.
       auto kind = in.binaryKind();
-      check(kind != compiler::BinaryKind::CompiledObject &&
-                kind != compiler::BinaryKind::Library,
+      check(kind != compiler::BinaryKind::CompiledObject && kind != compiler::BinaryKind::Library,
             CL_INVALID_OPERATION, "an input program is not a compiled object or library");
       inputs.push_back(&in);
     }
@@ -335,9 +327,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
 }
 
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
-                                         cl_program_build_info param_name,
-                                         size_t param_value_size, void *param_value,
-                                         size_t *param_value_size_ret) {
+                                         cl_program_build_info param_name, size_t param_value_size,
+                                         void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_PROGRAM if program is not a valid program object.
     Program &p = obj<Program>(program, "program");
@@ -356,10 +347,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     case CL_PROGRAM_BINARY_TYPE:
       return out.scalar<cl_program_binary_type>(binaryType(p.binaryKind()));
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-      return out.scalar<size_t>(
-          p.binaryKind() == compiler::BinaryKind::Executable
-              ? size_t(compiler::globalVariableBytes(p.binary()))
-              : 0);
+      return out.scalar<size_t>(p.binaryKind() == compiler::BinaryKind::Executable
+                                    ? size_t(compiler::globalVariableBytes(p.binary()))
+                                    : 0);
     default:
       badParam();
     }
@@ -367,8 +357,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
 }
 
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
-                                               void(CL_CALLBACK *pfn_notify)(cl_program,
-                                                                             void *),
+                                               void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                void *user_data) {
   return call(__func__, [&] {
     obj<Program>(program, "program");
@@ -379,8 +368,7 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
 }
 
 cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
-                                                      size_t spec_size,
-                                                      const void *spec_value) {
+                                                      size_t spec_size, const void *spec_value) {
   return call(__func__, [&] {
     // CL_INVALID_PROGRAM if program is not a valid program object created from an
     // intermediate language (e.g. SPIR-V).

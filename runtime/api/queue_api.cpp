@@ -28,14 +28,14 @@ Ref<Event> submit(Queue &queue, cl_command_type type, std::unique_ptr<Command> c
 namespace {
 
 constexpr cl_command_queue_properties kKnownQueueProps =
-    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
-    CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+    CL_QUEUE_ON_DEVICE_DEFAULT;
 
 void checkQueueProps(cl_command_queue_properties props) {
   // CL_INVALID_VALUE if values specified in properties are not valid.
   check(props & ~kKnownQueueProps, CL_INVALID_VALUE, "unknown queue property bits");
-  check((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE),
-        CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
+  check((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
+        "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
   check((props & CL_QUEUE_ON_DEVICE) && !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
         CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE requires out-of-order execution");
   // CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are
@@ -44,8 +44,7 @@ void checkQueueProps(cl_command_queue_properties props) {
         "on-device queues are not supported");
 }
 
-Ref<Queue> createQueue(cl_context context, cl_device_id device,
-                       cl_command_queue_properties props,
+Ref<Queue> createQueue(cl_context context, cl_device_id device, cl_command_queue_properties props,
                        std::vector<cl_queue_properties> array) {
   // CL_INVALID_CONTEXT if context is not a valid context.
   Context &ctx = obj<Context>(context, "context");
@@ -64,14 +63,13 @@ extern "C" {
 cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue_properties properties,
                                                   cl_int *errcode_ret) {
-  return create(__func__, errcode_ret, [&] {
-    return give(createQueue(context, device, properties, {}));
-  });
+  return create(__func__, errcode_ret,
+                [&] { return give(createQueue(context, device, properties, {})); });
 }
 
-cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context context, cl_device_id device, const cl_queue_properties *properties,
-    cl_int *errcode_ret) {
+cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     cl_command_queue_properties props = 0;
     std::vector<cl_queue_properties> array;
@@ -121,9 +119,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
 }
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
-                                         cl_command_queue_info param_name,
-                                         size_t param_value_size, void *param_value,
-                                         size_t *param_value_size_ret) {
+                                         cl_command_queue_info param_name, size_t param_value_size,
+                                         void *param_value, size_t *param_value_size_ret) {
   return call(__func__, [&] {
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -151,8 +148,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
 }
 
 cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
-                                             cl_command_queue_properties properties,
-                                             cl_bool enable,
+                                             cl_command_queue_properties properties, cl_bool enable,
                                              cl_command_queue_properties *old_properties) {
   return call(__func__, [&] {
     obj<Queue>(command_queue, "command_queue");
@@ -186,8 +182,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
 
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
                                                cl_uint num_events_in_wait_list,
-                                               const cl_event *event_wait_list,
-                                               cl_event *event) {
+                                               const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
@@ -197,8 +192,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
-                                                const cl_event *event_wait_list,
-                                                cl_event *event) {
+                                                const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     auto wait = waitList(num_events_in_wait_list, event_wait_list, &q.context());
@@ -222,8 +216,8 @@ cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
   });
 }
 
-cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
-                                          cl_uint num_events, const cl_event *event_list) {
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                                          const cl_event *event_list) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.

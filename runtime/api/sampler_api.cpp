@@ -16,8 +16,8 @@ cl_sampler createSampler(cl_context context, cl_bool normalized, cl_addressing_m
   // combination of these arguments are not valid.
   check(normalized != CL_TRUE && normalized != CL_FALSE, CL_INVALID_VALUE,
         "normalized_coords is neither CL_TRUE nor CL_FALSE");
-  check(addressing < CL_ADDRESS_NONE || addressing > CL_ADDRESS_MIRRORED_REPEAT,
-        CL_INVALID_VALUE, "addressing_mode is not a CL_ADDRESS_* value");
+  check(addressing < CL_ADDRESS_NONE || addressing > CL_ADDRESS_MIRRORED_REPEAT, CL_INVALID_VALUE,
+        "addressing_mode is not a CL_ADDRESS_* value");
   check(filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR, CL_INVALID_VALUE,
         "filter_mode is not CL_FILTER_NEAREST or CL_FILTER_LINEAR");
   check(!normalized &&
@@ -39,8 +39,7 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_co
 }
 
 cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *sampler_properties,
-    cl_int *errcode_ret) {
+    cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) {
   return create(__func__, errcode_ret, [&] {
     cl_bool normalized = CL_TRUE;
     cl_addressing_mode addressing = CL_ADDRESS_CLAMP;

@@ -54,13 +54,10 @@ void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
     ctx->svm().free(svm_pointer);
 }
 
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                                    void *svm_pointers[],
-                                    void(CL_CALLBACK *pfn_free_func)(cl_command_queue,
-                                                                     cl_uint, void *[],
-                                                                     void *),
-                                    void *user_data, cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event) {
+cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if num_svm_pointers is 0 and svm_pointers is non-NULL, or if
@@ -103,8 +100,8 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool bl
 }
 
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
-                                       const void *pattern, size_t pattern_size,
-                                       size_t size, cl_uint num_events_in_wait_list,
+                                       const void *pattern, size_t pattern_size, size_t size,
+                                       cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
@@ -126,8 +123,8 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm
 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
                                    cl_map_flags flags, void *svm_ptr, size_t size,
-                                   cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list, cl_event *event) {
+                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                   cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if svm_ptr is NULL, size is 0 or flags are not valid.
@@ -153,13 +150,11 @@ cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_p
   });
 }
 
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
-                                          cl_uint num_svm_pointers,
+cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
                                           const void **svm_pointers, const size_t *sizes,
                                           cl_mem_migration_flags flags,
                                           cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list,
-                                          cl_event *event) {
+                                          const cl_event *event_wait_list, cl_event *event) {
   return call(__func__, [&] {
     Queue &q = obj<Queue>(command_queue, "command_queue");
     // CL_INVALID_VALUE if num_svm_pointers is zero or svm_pointers is NULL, or if

@@ -9,12 +9,11 @@
 
 namespace fibercl::exec {
 
-CoopLaunch::CoopLaunch(std::string kernel, uint32_t requested, uint32_t bound,
-                       bool deterministic, uint64_t seed, std::atomic<uint64_t> &remaining,
-                       DeviceSlots *slots)
-    : kernel_(std::move(kernel)), requested_(requested), capacity_(bound ? std::min(bound, requested) : requested),
-      deterministic_(deterministic), rng_(seed ^ 0xc00b5eedull), slots_(slots),
-      remaining_(remaining) {
+CoopLaunch::CoopLaunch(std::string kernel, uint32_t requested, uint32_t bound, bool deterministic,
+                       uint64_t seed, std::atomic<uint64_t> &remaining, DeviceSlots *slots)
+    : kernel_(std::move(kernel)), requested_(requested),
+      capacity_(bound ? std::min(bound, requested) : requested), deterministic_(deterministic),
+      rng_(seed ^ 0xc00b5eedull), slots_(slots), remaining_(remaining) {
   if (slots_ && !slots_->coopStarted(capacity_))
     slots_ = nullptr; // another cooperative kernel is the device's: no multitasking
   // The scheduler may start with fewer than N groups; the seed says how many.
@@ -39,10 +38,9 @@ void CoopLaunch::end() {
     runtime::debugLog("coop", "kernel '" + kernel_ + "': " + std::to_string(requested_) +
                                   " groups requested, at most " + std::to_string(capacity_) +
                                   " active; active ranged " + std::to_string(minActive_) + ".." +
-                                  std::to_string(maxActive_) + "; kills " +
-                                  std::to_string(kills_) + ", groups forked " +
-                                  std::to_string(forks_) + ", resizing barriers " +
-                                  std::to_string(resizes_));
+                                  std::to_string(maxActive_) + "; kills " + std::to_string(kills_) +
+                                  ", groups forked " + std::to_string(forks_) +
+                                  ", resizing barriers " + std::to_string(resizes_));
 }
 
 uint32_t CoopLaunch::initialStarts() {
@@ -117,8 +115,7 @@ uint32_t CoopLaunch::offerKill(uint32_t gid) {
   return FCL_COOP_LEAVE;
 }
 
-uint32_t CoopLaunch::requestFork(uint32_t gid, uint32_t site, const uint8_t *frame,
-                                 uint64_t size) {
+uint32_t CoopLaunch::requestFork(uint32_t gid, uint32_t site, const uint8_t *frame, uint64_t size) {
   // At full size nothing can be forked (a seed still draws, under the lock).
   if (!deterministic_ && __atomic_load_n(&view.active, __ATOMIC_ACQUIRE) >= capacity_)
     return 0;

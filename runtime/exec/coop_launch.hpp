@@ -27,8 +27,8 @@ struct YieldGroup;
 // A group to start: the initial ones (site 0) and forked ones.
 struct GroupStart {
   uint64_t gid = 0;
-  uint32_t site = 0;           // fork site to resume at, 0 = the kernel's start
-  std::vector<uint8_t> frame;  // the transmitted bytes
+  uint32_t site = 0;          // fork site to resume at, 0 = the kernel's start
+  std::vector<uint8_t> frame; // the transmitted bytes
 };
 
 class CoopLaunch {
@@ -58,8 +58,7 @@ public:
   // Returns the number of groups forked (they are added to the starts).
   uint32_t requestFork(uint32_t gid, uint32_t site, const uint8_t *frame, uint64_t size);
   // Arrival at a global (or resizing) barrier; returns the generation to wait past.
-  uint64_t arrive(uint32_t gid, bool resizing, uint32_t site, const uint8_t *frame,
-                  uint64_t size);
+  uint64_t arrive(uint32_t gid, bool resizing, uint32_t site, const uint8_t *frame, uint64_t size);
   bool released(uint64_t generation) const {
     return generation_.load(std::memory_order_acquire) != generation;
   }
@@ -82,7 +81,7 @@ private:
   std::mutex m_;
   const std::string kernel_;
   const uint32_t requested_;
-  const uint32_t capacity_;            // at most this many active groups
+  const uint32_t capacity_; // at most this many active groups
   const bool deterministic_;
   SplitMix rng_;
   DeviceSlots *slots_;
@@ -94,13 +93,13 @@ private:
     uint32_t to, pending;
   };
   std::vector<Shrink> shrinks_;
-  uint32_t active_ = 0;                // M
+  uint32_t active_ = 0; // M
   std::deque<GroupStart> starts_;
   // Global barrier.
   uint32_t arrived_ = 0;
   bool resizing_ = false;
   uint32_t resizeSite_ = 0;
-  std::vector<uint8_t> resizeFrame_;   // group 0's transmitted bytes
+  std::vector<uint8_t> resizeFrame_; // group 0's transmitted bytes
   std::atomic<uint64_t> generation_{0};
   // What happened, for FIBERCL_DEBUG=coop.
   uint64_t kills_ = 0, forks_ = 0, resizes_ = 0;

@@ -1,9 +1,9 @@
 // __fibercl_host_coop: the runtime side of the cooperative kernels functions
 // (FIBERCL_HOST_COOP in fibercl/host_abi.def). Every work-item of a group makes the same
 // sequence of calls; the first work-item to make the group's j-th call decides for the
-// group, and the others get the same answer at their j-th call. Waiting at a global barrier goes through the group's yield point, so
-// the scheduler runs the other groups meanwhile and a barrier that cannot complete is
-// reported as a deadlock. Runs on the group's fiber: noexcept.
+// group, and the others get the same answer at their j-th call. Waiting at a global barrier goes
+// through the group's yield point, so the scheduler runs the other groups meanwhile and a barrier
+// that cannot complete is reported as a deadlock. Runs on the group's fiber: noexcept.
 #include <cstring>
 
 #include "runtime/exec/coop_launch.hpp"
@@ -25,8 +25,8 @@ void waitForRelease(fcl_group_ctx *ctx, YieldGroup &y, uint64_t gen, uint32_t si
 
 } // namespace
 
-extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site,
-                                       fcl_u32 x, fcl_u32 y_, fcl_u32 z, uint8_t *frame,
+extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 site, fcl_u32 x,
+                                       fcl_u32 y_, fcl_u32 z, uint8_t *frame,
                                        fcl_u64 frameSize) noexcept {
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   YieldGroup *y = g.yieldGroup;

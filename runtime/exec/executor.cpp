@@ -219,29 +219,27 @@ struct Executor::Impl {
       ++besideRunning;
     }
     std::thread([this, job] {
-                              Runner runner(stackSize, counters);
-                              watchdog.addRunner(&runner);
-                              setCurrentRunner(&runner);
-                              runner.alt.install();
-                              uint32_t held = 0;
-                              if (!job->isHost)
-                                // Half the deadlock timeout: a cooperative kernel that
-                                // waits for this one is then not reported first.
-                                held = slots.acquire(slots.request(job->numGroups[0] *
-                                                                   job->numGroups[1] *
-                                                                   job->numGroups[2]),
-                                                     job->range.kernelName,
-                                                     job->range.scheduling.deadlockTimeoutSeconds / 2);
-                              job->begin(); // after the gather time
-                              runUnits(*job, [&]() -> Runner & { return runner; });
-                              slots.release(held);
-                              runner.alt.uninstall();
-                              setCurrentRunner(nullptr);
-                              watchdog.removeRunner(&runner);
-                              std::lock_guard<std::mutex> lk(besideM);
-                              if (--besideRunning == 0)
-                                besideCv.notify_all();
-                            }).detach();
+      Runner runner(stackSize, counters);
+      watchdog.addRunner(&runner);
+      setCurrentRunner(&runner);
+      runner.alt.install();
+      uint32_t held = 0;
+      if (!job->isHost)
+        // Half the deadlock timeout: a cooperative kernel that
+        // waits for this one is then not reported first.
+        held =
+            slots.acquire(slots.request(job->numGroups[0] * job->numGroups[1] * job->numGroups[2]),
+                          job->range.kernelName, job->range.scheduling.deadlockTimeoutSeconds / 2);
+      job->begin(); // after the gather time
+      runUnits(*job, [&]() -> Runner & { return runner; });
+      slots.release(held);
+      runner.alt.uninstall();
+      setCurrentRunner(nullptr);
+      watchdog.removeRunner(&runner);
+      std::lock_guard<std::mutex> lk(besideM);
+      if (--besideRunning == 0)
+        besideCv.notify_all();
+    }).detach();
   }
 
   void workerMain(unsigned index) {

@@ -24,14 +24,14 @@ namespace fibercl::exec {
 // FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_KERNEL_TIMEOUT,
 // FIBERCL_TRACE, FIBERCL_REPORT); clSetKernelExecInfo may override them per launch.
 struct Scheduling {
-  using Policy = SchedulePolicy;         // named in scheduling_names.hpp
+  using Policy = SchedulePolicy; // named in scheduling_names.hpp
   using Admission = AdmissionOrder;
-  uint32_t occupancy = 0;               // at most this many groups occupant; 0 = unbounded
+  uint32_t occupancy = 0; // at most this many groups occupant; 0 = unbounded
   Policy policy = kSchedulePolicies[0].value;
   Admission admission = kAdmissionOrders[0].value;
-  bool deterministic = false;           // one worker, every decision from the seed
+  bool deterministic = false; // one worker, every decision from the seed
   uint64_t seed = 0;
-  double deadlockTimeoutSeconds = 10;   // parallel mode: no progress for this long
+  double deadlockTimeoutSeconds = 10; // parallel mode: no progress for this long
   // FIBERCL_KERNEL_TIMEOUT: the launch fails, and its running groups are stopped, this
   // long after its first group started (kernel_timeout.hpp); 0 = no limit. The default
   // is ten minutes: far beyond any single launch of the suites and applications we run
@@ -39,10 +39,10 @@ struct Scheduling {
   // the application forever.
   static constexpr double kDefaultKernelTimeoutSeconds = 600;
   double kernelTimeoutSeconds = kDefaultKernelTimeoutSeconds;
-  std::string tracePath;                // Chrome trace-event JSON, "" = none
-  std::string reportPath;               // deadlock report as JSON, "" = none
+  std::string tracePath;  // Chrome trace-event JSON, "" = none
+  std::string reportPath; // deadlock report as JSON, "" = none
 
-  static Scheduling fromEnvironment();  // the defaults, read from FIBERCL_*
+  static Scheduling fromEnvironment(); // the defaults, read from FIBERCL_*
   // FIBERCL_KERNEL_TIMEOUT alone (read at every launch, scheduled or not).
   static double kernelTimeoutFromEnvironment();
   // The names FIBERCL_SCHEDULE / FIBERCL_ADMISSION take and reports print.
@@ -54,13 +54,13 @@ struct Scheduling {
 // alive until `done` has been called.
 struct NDRange {
   fcl_work_group_fn entry = nullptr;
-  std::string kernelName;        // for reports (faults, divergence)
+  std::string kernelName; // for reports (faults, divergence)
   uint32_t workDim = 1;
   uint64_t globalOffset[3] = {0, 0, 0};
   uint64_t globalSize[3] = {1, 1, 1};
   uint64_t localSize[3] = {1, 1, 1}; // enqueued work-group size; edges may be smaller
   void **args = nullptr;
-  uint64_t localMemSize = 0;     // bytes of __local per group (static + arguments)
+  uint64_t localMemSize = 0; // bytes of __local per group (static + arguments)
   // Its work-items take fibers at barriers (barriers not compiled as regions): each
   // suspended group then holds a stack per work-item. The entry handles barriers itself.
   bool itemFibers = false;
@@ -104,9 +104,9 @@ public:
   void helpUntil(const std::function<bool()> &finished);
 
   // Debug counters (exposed through clGetDeviceInfo, CL_DEVICE_*_FIBERCL).
-  uint64_t stacksCreated() const;   // work-item fiber stacks ever mmap'ed
-  uint64_t fiberGroupsRun() const;  // work-groups that needed fibers
-  uint64_t groupSwitches() const;   // yield points that suspended the group for another
+  uint64_t stacksCreated() const;  // work-item fiber stacks ever mmap'ed
+  uint64_t fiberGroupsRun() const; // work-groups that needed fibers
+  uint64_t groupSwitches() const;  // yield points that suspended the group for another
 
   struct Impl;
 

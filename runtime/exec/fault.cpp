@@ -40,38 +40,58 @@ const char *describe(int sig, int code, bool stackOverflow) {
   switch (sig) {
   case SIGFPE:
     switch (code) {
-    case FPE_INTDIV: return "integer divide by zero";
-    case FPE_INTOVF: return "integer overflow";
-    case FPE_FLTDIV: return "floating-point divide by zero";
-    case FPE_FLTOVF: return "floating-point overflow";
-    case FPE_FLTUND: return "floating-point underflow";
-    case FPE_FLTRES: return "floating-point inexact result";
-    case FPE_FLTINV: return "invalid floating-point operation";
-    default: return "arithmetic exception";
+    case FPE_INTDIV:
+      return "integer divide by zero";
+    case FPE_INTOVF:
+      return "integer overflow";
+    case FPE_FLTDIV:
+      return "floating-point divide by zero";
+    case FPE_FLTOVF:
+      return "floating-point overflow";
+    case FPE_FLTUND:
+      return "floating-point underflow";
+    case FPE_FLTRES:
+      return "floating-point inexact result";
+    case FPE_FLTINV:
+      return "invalid floating-point operation";
+    default:
+      return "arithmetic exception";
     }
   case SIGSEGV:
     switch (code) {
-    case SEGV_ACCERR: return "invalid memory access (permission denied)";
-    case SEGV_MAPERR: return "invalid memory access (address not mapped)";
+    case SEGV_ACCERR:
+      return "invalid memory access (permission denied)";
+    case SEGV_MAPERR:
+      return "invalid memory access (address not mapped)";
     // The CPU's general-protection fault, which reports no address: on x86-64 most
     // often an aligned vector load or store on a misaligned address.
-    case SI_KERNEL: return "general protection fault (a misaligned vector access or a "
-                           "non-canonical address; the CPU reports no address)";
-    default: return "invalid memory access";
+    case SI_KERNEL:
+      return "general protection fault (a misaligned vector access or a "
+             "non-canonical address; the CPU reports no address)";
+    default:
+      return "invalid memory access";
     }
-  case SIGBUS: return "bus error (misaligned or unbacked memory access)";
-  case SIGILL: return "illegal instruction";
-  default: return "fault";
+  case SIGBUS:
+    return "bus error (misaligned or unbacked memory access)";
+  case SIGILL:
+    return "illegal instruction";
+  default:
+    return "fault";
   }
 }
 
 const char *signalName(int sig) {
   switch (sig) {
-  case SIGSEGV: return "SIGSEGV";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  default: return "signal";
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  default:
+    return "signal";
   }
 }
 
@@ -245,8 +265,7 @@ void AltStack::install() noexcept {
     return;
   if (!mem_) {
     size_t size = 64 * 1024;
-    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
       return;
     mem_ = p;

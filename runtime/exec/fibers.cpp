@@ -146,8 +146,7 @@ void releaseStacks(GroupState &g) noexcept {
 
 } // namespace
 
-void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y,
-               uint32_t &z) noexcept {
+void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept {
   x = idx % g.lx;
   uint32_t rest = idx / g.lx;
   y = rest % g.ly;
@@ -228,8 +227,7 @@ extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
       }
 }
 
-extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site,
-                                       fcl_u32 flags) noexcept {
+extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site, fcl_u32 flags) noexcept {
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   uint32_t n = g.n;
   if (n <= 1)

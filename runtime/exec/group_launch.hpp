@@ -20,5 +20,4 @@ void prepareNDRange(Job &job, unsigned threads);
 // caller must complete in addition to [begin, end).
 uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept;
 
-
 } // namespace fibercl::exec

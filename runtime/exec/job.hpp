@@ -17,14 +17,14 @@ namespace fibercl::exec {
 struct YieldShared;
 
 constexpr int32_t kComplete = 0;
-constexpr int32_t kOutOfResources = -5;   // CL_OUT_OF_RESOURCES
-constexpr int32_t kOutOfHostMemory = -6;  // CL_OUT_OF_HOST_MEMORY
+constexpr int32_t kOutOfResources = -5;  // CL_OUT_OF_RESOURCES
+constexpr int32_t kOutOfHostMemory = -6; // CL_OUT_OF_HOST_MEMORY
 
 struct Job {
   bool isHost = false;
-  NDRange range;                  // NDRange jobs
+  NDRange range; // NDRange jobs
   uint64_t numGroups[3] = {1, 1, 1};
-  std::function<int32_t()> host;  // host jobs
+  std::function<int32_t()> host; // host jobs
   Done done;
   std::shared_ptr<YieldShared> yield; // NDRange with mayYield (yield_launch.hpp)
 
@@ -34,8 +34,8 @@ struct Job {
   std::atomic<uint64_t> completed{0};
   std::atomic<int32_t> status{kComplete};
   std::atomic<bool> begun{false};
-  uint64_t serial = 0;              // NDRange jobs: unique in the process (Runner::launch)
-  std::atomic<int64_t> beganNs{0};  // steady clock, when begun (the kernel time limit)
+  uint64_t serial = 0;             // NDRange jobs: unique in the process (Runner::launch)
+  std::atomic<int64_t> beganNs{0}; // steady clock, when begun (the kernel time limit)
 
   // NDRange::started, once. Moved out first: what it holds (a reference to the
   // command's event) is let go right after the call, on this runner's thread.

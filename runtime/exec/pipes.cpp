@@ -30,8 +30,7 @@ uint8_t *slotStates(fcl_pipe *pipe) { return reinterpret_cast<uint8_t *>(pipe + 
 
 } // namespace
 
-extern "C" fcl_u64 __fibercl_host_pipe_reserve(fcl_pipe *pipe, fcl_u32 n,
-                                               fcl_u32 write) noexcept {
+extern "C" fcl_u64 __fibercl_host_pipe_reserve(fcl_pipe *pipe, fcl_u32 n, fcl_u32 write) noexcept {
   if (n == 0 || n > pipe->max_packets)
     return FCL_PIPE_NULL_RESERVATION;
   PipeLock lock(pipe);

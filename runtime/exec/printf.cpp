@@ -26,13 +26,18 @@ struct VaArgs {
 // (char and short as int, float as double: the device supports double).
 CValue readScalar(VaArgs &a, CValue::Type type) {
   switch (type) {
-  case CValue::Type::Int: return CValue::ofInt(va_arg(a.ap, int));
-  case CValue::Type::UInt: return CValue::ofUInt(va_arg(a.ap, unsigned));
-  case CValue::Type::LongLong: return CValue::ofLongLong(va_arg(a.ap, long long));
+  case CValue::Type::Int:
+    return CValue::ofInt(va_arg(a.ap, int));
+  case CValue::Type::UInt:
+    return CValue::ofUInt(va_arg(a.ap, unsigned));
+  case CValue::Type::LongLong:
+    return CValue::ofLongLong(va_arg(a.ap, long long));
   case CValue::Type::ULongLong:
     return CValue::ofULongLong(va_arg(a.ap, unsigned long long));
-  case CValue::Type::Double: return CValue::ofDouble(va_arg(a.ap, double));
-  case CValue::Type::Pointer: return CValue::ofPointer(va_arg(a.ap, const void *));
+  case CValue::Type::Double:
+    return CValue::ofDouble(va_arg(a.ap, double));
+  case CValue::Type::Pointer:
+    return CValue::ofPointer(va_arg(a.ap, const void *));
   }
   return CValue();
 }
@@ -49,21 +54,35 @@ template <typename T, int N> void fetchVector(VaArgs &a, T *dst) {
 
 template <typename T> void fetchVector(VaArgs &a, int n, T *dst) {
   switch (n) {
-  case 2: fetchVector<T, 2>(a, dst); break;
-  case 3: fetchVector<T, 3>(a, dst); break;
-  case 4: fetchVector<T, 4>(a, dst); break;
-  case 8: fetchVector<T, 8>(a, dst); break;
-  default: fetchVector<T, 16>(a, dst); break;
+  case 2:
+    fetchVector<T, 2>(a, dst);
+    break;
+  case 3:
+    fetchVector<T, 3>(a, dst);
+    break;
+  case 4:
+    fetchVector<T, 4>(a, dst);
+    break;
+  case 8:
+    fetchVector<T, 8>(a, dst);
+    break;
+  default:
+    fetchVector<T, 16>(a, dst);
+    break;
   }
 }
 
 // An integer element converted to `type` as C would convert it.
 CValue intValue(int64_t v, CValue::Type type) {
   switch (type) {
-  case CValue::Type::Int: return CValue::ofInt(int(v));
-  case CValue::Type::UInt: return CValue::ofUInt(unsigned(v));
-  case CValue::Type::LongLong: return CValue::ofLongLong(v);
-  default: return CValue::ofULongLong(uint64_t(v));
+  case CValue::Type::Int:
+    return CValue::ofInt(int(v));
+  case CValue::Type::UInt:
+    return CValue::ofUInt(unsigned(v));
+  case CValue::Type::LongLong:
+    return CValue::ofLongLong(v);
+  default:
+    return CValue::ofULongLong(uint64_t(v));
   }
 }
 
@@ -90,7 +109,9 @@ void readVector(VaArgs &a, const PrintfSpec &s, CValue::Type type, CValue *out) 
   auto real = [](auto e) { return CValue::ofDouble(double(e)); };
   bool isFloat = s.isFloatConversion();
   switch (s.len) {
-  case PrintfLength::HH: readElements<int8_t>(a, s.vec, out, integer); break;
+  case PrintfLength::HH:
+    readElements<int8_t>(a, s.vec, out, integer);
+    break;
   case PrintfLength::H:
     if (isFloat) // half elements travel as their bits
       readElements<uint16_t>(a, s.vec, out,

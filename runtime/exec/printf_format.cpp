@@ -19,12 +19,18 @@ constexpr int kTypes = int(CValue::Type::Pointer) + 1;
 ffi_type *ffiType(CValue::Type type) {
   static_assert(sizeof(int) == 4 && sizeof(long long) == 8, "LP64/ILP32 C types expected");
   switch (type) {
-  case CValue::Type::Int: return &ffi_type_sint;
-  case CValue::Type::UInt: return &ffi_type_uint;
-  case CValue::Type::LongLong: return &ffi_type_sint64;
-  case CValue::Type::ULongLong: return &ffi_type_uint64;
-  case CValue::Type::Double: return &ffi_type_double;
-  case CValue::Type::Pointer: return &ffi_type_pointer;
+  case CValue::Type::Int:
+    return &ffi_type_sint;
+  case CValue::Type::UInt:
+    return &ffi_type_uint;
+  case CValue::Type::LongLong:
+    return &ffi_type_sint64;
+  case CValue::Type::ULongLong:
+    return &ffi_type_uint64;
+  case CValue::Type::Double:
+    return &ffi_type_double;
+  case CValue::Type::Pointer:
+    return &ffi_type_pointer;
   }
   return nullptr;
 }

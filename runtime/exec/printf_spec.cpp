@@ -51,7 +51,7 @@ bool validCombination(const PrintfSpec &s) {
     if (s.len == Len::None) // "the length modifier is required with a vector specifier"
       return false;
     if (s.isIntConversion())
-      return true; // charn, shortn, intn, longn
+      return true;                                    // charn, shortn, intn, longn
     return s.isFloatConversion() && s.len != Len::HH; // halfn, floatn, doublen
   }
   if (s.isIntConversion())
@@ -110,10 +110,17 @@ std::string printfHostSpec(const PrintfSpec &s) {
     spec += "." + std::to_string(s.precision);
   if (s.isIntConversion()) {
     switch (s.len) {
-    case Len::HH: spec += "hh"; break;
-    case Len::H: spec += "h"; break;
-    case Len::L: spec += "ll"; break;
-    default: break; // none, hl: int
+    case Len::HH:
+      spec += "hh";
+      break;
+    case Len::H:
+      spec += "h";
+      break;
+    case Len::L:
+      spec += "ll";
+      break;
+    default:
+      break; // none, hl: int
     }
   }
   return spec + s.conv;

@@ -12,8 +12,7 @@ using fibercl::exec::GroupState;
 
 namespace {
 
-[[noreturn, gnu::cold, gnu::noinline]] void outOfFrames(GroupState &g,
-                                                       uint64_t bytes) noexcept {
+[[noreturn, gnu::cold, gnu::noinline]] void outOfFrames(GroupState &g, uint64_t bytes) noexcept {
   fibercl::exec::Report msg;
   msg.kernel(g.runner->kernelName)
       << ": cannot allocate " << bytes << " bytes for the work-items' values across barriers in ";
@@ -44,8 +43,8 @@ extern "C" void *__fibercl_host_regions_begin(fcl_group_ctx *ctx, fcl_u32 n,
   return g.frames.get();
 }
 
-extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *sites,
-                                            fcl_u32 n, fcl_u32 region) noexcept {
+extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *sites, fcl_u32 n,
+                                            fcl_u32 region) noexcept {
   fcl_u32 first = sites[0];
   uint32_t i = 1;
   while (i < n && sites[i] == first)

@@ -76,8 +76,8 @@ struct GroupState {
 // work-item 0 is at `item0Site` (-1: finished; `firstRound`: before any barrier was
 // passed). Prints the report (the same words for fibers and regions) and abandons the
 // group.
-[[noreturn]] void barrierDivergence(GroupState &g, uint32_t item, int64_t site,
-                                    int64_t item0Site, bool firstRound) noexcept;
+[[noreturn]] void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
+                                    bool firstRound) noexcept;
 
 // The linear local id `idx` of g's group as (x, y, z).
 void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept;

@@ -44,8 +44,7 @@ public:
   bool switchAtYield(YieldGroup &, bool, bool canAdmit, size_t local) noexcept override {
     return canAdmit || local > 1;
   }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local,
-                   YieldGroup *last) noexcept override {
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
     // Round-robin: the occupant after `last`.
     size_t i = indexOf(local, last);
     if (i == local.size())
@@ -66,8 +65,7 @@ public:
   bool gpuLikeStart() const noexcept override { return false; }
   bool admitsInPlace() const noexcept override { return true; }
   bool switchAtYield(YieldGroup &, bool, bool, size_t) noexcept override { return false; }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local,
-                   YieldGroup *last) noexcept override {
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
     size_t i = indexOf(local, last);
     return i == local.size() ? local.front() : local[i];
   }
@@ -119,8 +117,7 @@ public:
     y.priority = int64_t(rng_.next() >> 2);
     y.runLength = 0;
   }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local,
-                   YieldGroup *last) noexcept override {
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
     YieldGroup *best = local.front();
     for (YieldGroup *g : local)
       if (g->priority > best->priority)

@@ -60,8 +60,7 @@ public:
   // The worker's loop: which of the runnable local occupants runs next (`last` ran
   // last, or null if it finished). `local` is not empty. (Groups in the GPU-like
   // start's lockstep ring are not the policy's to pick.)
-  virtual YieldGroup *pick(const std::vector<YieldGroup *> &local,
-                           YieldGroup *last) noexcept = 0;
+  virtual YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept = 0;
 };
 
 std::unique_ptr<SchedulerPolicy> makePolicy(const Scheduling &s);

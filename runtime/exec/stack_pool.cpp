@@ -81,11 +81,10 @@ void StackPool::trim(size_t keep) noexcept {
   }
   free_.resize(keep);
   std::sort(drop.begin(), drop.end());
-  all_.erase(std::remove_if(all_.begin(), all_.end(),
-                            [&](Stack *s) {
-                              return std::binary_search(drop.begin(), drop.end(), s);
-                            }),
-             all_.end());
+  all_.erase(
+      std::remove_if(all_.begin(), all_.end(),
+                     [&](Stack *s) { return std::binary_search(drop.begin(), drop.end(), s); }),
+      all_.end());
   for (Stack *s : drop) {
     munmap(s->base, s->guard + s->size);
     delete s;

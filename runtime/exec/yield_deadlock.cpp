@@ -1,7 +1,7 @@
 // Deadlock detection for yielding launches: exact in deterministic mode (every
 // occupant found waiting -- failed awaits only -- at K decisions since the last
-// progress event, and nothing can be admitted), a progress watchdog in parallel mode. On detection the launch is
-// abandoned (its groups are never resumed) and failed with CL_OUT_OF_RESOURCES.
+// progress event, and nothing can be admitted), a progress watchdog in parallel mode. On detection
+// the launch is abandoned (its groups are never resumed) and failed with CL_OUT_OF_RESOURCES.
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/yield_launch.hpp"
 

@@ -72,11 +72,11 @@ struct GroupRun {
   // ys.progress, ys.advances and ys.awaits at the group's previous decision.
   uint64_t lastProgress = 0, lastAdvances = 0, lastAwaits = 0;
   int64_t priority = 0;
-  uint32_t runLength = 0;  // decisions since it last gave its worker away
+  uint32_t runLength = 0; // decisions since it last gave its worker away
   StartPhase start = StartPhase::Free;
-  bool inWave = false;     // admitted in the first wave (held at the gate)
-  bool arrived = false;    // reached its first yield point (or finished)
-  uint64_t slot = 0;       // its place in the lockstep ring (order of arrival)
+  bool inWave = false;  // admitted in the first wave (held at the gate)
+  bool arrived = false; // reached its first yield point (or finished)
+  uint64_t slot = 0;    // its place in the lockstep ring (order of arrival)
   uint32_t lockstepSteps = 0, lockstepYields = 0;
   bool started = false;
   bool finished = false;

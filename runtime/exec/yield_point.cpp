@@ -1,7 +1,7 @@
 // __fibercl_host_yield: a work-group's yield point whose countdown ran out. Judges
-// what the group did since its last decision (progress, waiting, or undecided), takes it through the
-// GPU-like start (gate, lockstep), checks for deadlock, and asks the policy whether
-// to give the worker to another occupant. Runs on the group's fiber: noexcept.
+// what the group did since its last decision (progress, waiting, or undecided), takes it through
+// the GPU-like start (gate, lockstep), checks for deadlock, and asks the policy whether to give the
+// worker to another occupant. Runs on the group's fiber: noexcept.
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/yield_launch.hpp"
 

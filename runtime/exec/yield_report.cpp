@@ -15,11 +15,16 @@ std::string stateOf(YieldShared &sh, uint64_t g) {
   switch (GroupPhase(i.phase.load())) {
   case GroupPhase::Waiting:
     return sh.coop ? "not active" : "waiting for admission";
-  case GroupPhase::Admitted: return "occupant, not started (its worker is held)";
-  case GroupPhase::Running: return "running";
-  case GroupPhase::Finished: return "finished";
-  case GroupPhase::Abandoned: return "abandoned";
-  case GroupPhase::Spinning: break;
+  case GroupPhase::Admitted:
+    return "occupant, not started (its worker is held)";
+  case GroupPhase::Running:
+    return "running";
+  case GroupPhase::Finished:
+    return "finished";
+  case GroupPhase::Abandoned:
+    return "abandoned";
+  case GroupPhase::Spinning:
+    break;
   }
   uint32_t site = i.site.load();
   std::string where;
@@ -54,9 +59,8 @@ void reportDeadlock(YieldShared &sh) noexcept {
       out << "  cooperative kernel: " << sh.coop->view.active << " of " << sh.total
           << " groups active; a global or resizing barrier completes only when every "
              "active group reaches it\n";
-    std::string json = "{\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) +
-                       "\",\"policy\":\"" + sh.policy->name() +
-                       "\",\"occupancy\":" + std::to_string(S.occupancy) +
+    std::string json = "{\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) + "\",\"policy\":\"" +
+                       sh.policy->name() + "\",\"occupancy\":" + std::to_string(S.occupancy) +
                        ",\"deterministic\":" + (S.deterministic ? "true" : "false") +
                        ",\"seed\":" + std::to_string(S.seed) + ",\"groups\":[";
     // Runs of consecutive groups in the same state are printed as ranges.

@@ -17,11 +17,11 @@ namespace {
 using Bytes = std::vector<unsigned char>;
 
 class BarrierPaths : public CLTest {
- protected:
+protected:
   // Builds `src` with barriers on `path` ("regions" or "fibers") and returns kernel
   // `name`, checking that FIBERCL_DEBUG=barriers names the path.
-  cl_kernel kernelOn(const std::string& path, const std::string& src, const char* name,
-                     const std::string& options = "", std::string* report = nullptr) {
+  cl_kernel kernelOn(const std::string &path, const std::string &src, const char *name,
+                     const std::string &options = "", std::string *report = nullptr) {
     if (path == "fibers")
       setenv("FIBERCL_BARRIERS", "fibers", 1);
     else
@@ -29,7 +29,8 @@ class BarrierPaths : public CLTest {
     setenv("FIBERCL_DEBUG", "barriers", 1);
     testing::internal::CaptureStderr();
     // A fresh source: a cached build would not say which path it took.
-    std::string fresh = src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
+    std::string fresh =
+        src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
     cl_kernel k = nullptr;
     try {
       k = kernelFrom(fresh, name, options);
@@ -45,29 +46,29 @@ class BarrierPaths : public CLTest {
     std::string want = std::string("kernel '") + name + "': barriers " +
                        (path == "fibers" ? "on fibers: FIBERCL_BARRIERS=fibers" : "as ");
     EXPECT_NE(said.find(want), std::string::npos) << "wanted \"" << want << "\" in:\n" << said;
-    if (report) *report = said;
+    if (report)
+      *report = said;
     return k;
   }
 
   // Runs kernel `name` of `src` on both paths: `launch(k)` sets its arguments, runs it
   // and returns the bytes of its results. Expects them equal and returns them.
-  Bytes sameOnBothPaths(const std::string& src, const char* name,
-                        const std::function<Bytes(cl_kernel)>& launch,
-                        const std::string& options = "") {
+  Bytes sameOnBothPaths(const std::string &src, const char *name,
+                        const std::function<Bytes(cl_kernel)> &launch,
+                        const std::string &options = "") {
     Bytes regions = launch(kernelOn("regions", src, name, options));
     Bytes fibers = launch(kernelOn("fibers", src, name, options));
     EXPECT_EQ(regions.size(), fibers.size());
     size_t differ = 0;
     for (size_t i = 0; i < regions.size() && i < fibers.size(); ++i)
       if (regions[i] != fibers[i] && differ++ == 0)
-        ADD_FAILURE() << name << ": first differing byte " << i << ": regions "
-                      << int(regions[i]) << ", fibers " << int(fibers[i]);
+        ADD_FAILURE() << name << ": first differing byte " << i << ": regions " << int(regions[i])
+                      << ", fibers " << int(fibers[i]);
     EXPECT_EQ(differ, 0u) << name << ": bytes differing between regions and fibers";
     return regions;
   }
 
-  template <typename T>
-  Bytes bytesOf(cl_mem m, size_t n) {
+  template <typename T> Bytes bytesOf(cl_mem m, size_t n) {
     std::vector<T> v = read<T>(m, n);
     Bytes b(n * sizeof(T));
     std::memcpy(b.data(), v.data(), b.size());
@@ -77,13 +78,14 @@ class BarrierPaths : public CLTest {
 
 std::vector<cl_uint> pattern(size_t n, cl_uint mod) {
   std::vector<cl_uint> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = cl_uint((i * 2654435761u) % mod);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = cl_uint((i * 2654435761u) % mod);
   return v;
 }
 
 TEST_F(BarrierPaths, TreeReductionMatchesTheHost) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void reduce(__global const uint* in, __global uint* out, __local uint* tmp) {
       uint lid = get_local_id(0), l = get_local_size(0);
       tmp[lid] = in[get_global_id(0)];
@@ -105,7 +107,8 @@ TEST_F(BarrierPaths, TreeReductionMatchesTheHost) {
     });
     for (size_t g = 0; g < groups; ++g) {
       cl_uint want = 0, got;
-      for (size_t i = 0; i < l; ++i) want += in[g * l + i];
+      for (size_t i = 0; i < l; ++i)
+        want += in[g * l + i];
       std::memcpy(&got, &b[g * 4], 4);
       EXPECT_EQ(got, want) << "local size " << l << ", group " << g;
     }
@@ -118,7 +121,7 @@ TEST_F(BarrierPaths, TreeReductionMatchesTheHost) {
 // work-item. Both paths and the host agree.
 TEST_F(BarrierPaths, UniformValuesAcrossBarriersInLoopsLiveOncePerGroup) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void mixed(__global const uint* in, __global uint* out, __local uint* tmp) {
       uint lid = get_local_id(0), l = get_local_size(0);
       uint acc = in[get_global_id(0)];
@@ -150,7 +153,7 @@ TEST_F(BarrierPaths, UniformValuesAcrossBarriersInLoopsLiveOncePerGroup) {
     for (size_t g = 0; g < groups; ++g) {
       std::vector<cl_uint> tmp(in.begin() + g * l, in.begin() + (g + 1) * l), acc = tmp;
       for (size_t s = l / 2; s > 0; s >>= 1)
-        for (size_t i = 0; i < l; ++i)  // work-items in order, as both paths run them
+        for (size_t i = 0; i < l; ++i) // work-items in order, as both paths run them
           if (i < s) {
             acc[i] += tmp[i + s];
             tmp[i] = acc[i];
@@ -172,7 +175,7 @@ TEST_F(BarrierPaths, UniformValuesAcrossBarriersInLoopsLiveOncePerGroup) {
 // Duplicate integer as switch case"). Barrier calls are never duplicated now.
 TEST_F(BarrierPaths, BarriersBetweenTestsOfTheSameConditionStayRegions) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void count(__global uint* perGroup, __global uint* total) {
       __local uint n;
       if (get_local_id(0) == 0) n = 0;
@@ -207,7 +210,7 @@ TEST_F(BarrierPaths, BarriersBetweenTestsOfTheSameConditionStayRegions) {
 TEST_F(BarrierPaths, StencilWithHaloOnNonUniformGroups) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
   // OpenCL C 3.0 with non-uniform work-groups (FiberCL supports them).
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #define T 8
     __kernel void stencil(__global const float* in, __global float* out, int w, int h) {
       __local float tile[T + 2][T + 2];
@@ -225,7 +228,8 @@ TEST_F(BarrierPaths, StencilWithHaloOnNonUniformGroups) {
     })CLC";
   const int w = 37, h = 29;
   std::vector<float> in(w * h);
-  for (int i = 0; i < w * h; ++i) in[i] = float((i * 37) % 101) / 7.0f;
+  for (int i = 0; i < w * h; ++i)
+    in[i] = float((i * 37) % 101) / 7.0f;
   sameOnBothPaths(
       src, "stencil",
       [&](cl_kernel k) {
@@ -241,7 +245,7 @@ TEST_F(BarrierPaths, StencilWithHaloOnNonUniformGroups) {
 // whose trip count differs between groups; a whole group may leave early.
 TEST_F(BarrierPaths, PrivateArrayAndValuesAcrossBarriersInLoops) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     void exchange(__local uint* ring, uint lid, uint l, uint r, uint* acc) {
       ring[lid] = *acc;
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -280,7 +284,7 @@ TEST_F(BarrierPaths, PrivateArrayAndValuesAcrossBarriersInLoops) {
 // the outcome depends only on the order work-items run in, the same on both paths.
 TEST_F(BarrierPaths, LocalRacesAndAtomicsResolveTheSameWay) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void races(__global uint* out) {
       __local uint last, counter;
       uint lid = get_local_id(0);
@@ -303,7 +307,7 @@ TEST_F(BarrierPaths, LocalRacesAndAtomicsResolveTheSameWay) {
 // 3-D work-groups: every work-item reads what the mirrored work-item wrote.
 TEST_F(BarrierPaths, ThreeDimensionalGroupsMirror) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void mirror(__global uint* out) {
       __local uint cube[4][4][4];
       uint x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);
@@ -331,7 +335,7 @@ TEST_F(BarrierPaths, WorkGroupCollectives) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
   if (!hasCFeature("__opencl_c_work_group_collective_functions"))
     GTEST_SKIP() << "no work-group collective functions";
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void collect(__global const int* in, __global int* out) {
       size_t g = get_global_id(0);
       int v = in[g];
@@ -342,7 +346,8 @@ TEST_F(BarrierPaths, WorkGroupCollectives) {
     })CLC";
   const size_t l = 100, n = l * 4;
   std::vector<cl_int> in(n);
-  for (size_t i = 0; i < n; ++i) in[i] = int((i * 7919) % 211) - 100;
+  for (size_t i = 0; i < n; ++i)
+    in[i] = int((i * 7919) % 211) - 100;
   sameOnBothPaths(
       src, "collect",
       [&](cl_kernel k) {
@@ -359,7 +364,7 @@ TEST_F(BarrierPaths, WorkGroupCollectives) {
 // accumulators, checked against the host.
 TEST_F(BarrierPaths, TiledMatrixProductMatchesTheHost) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #define TS 8
     __kernel void matmul(uint n, __global const float* A, __global const float* B,
                          __global float* C) {
@@ -379,7 +384,7 @@ TEST_F(BarrierPaths, TiledMatrixProductMatchesTheHost) {
   const cl_uint n = 48;
   std::vector<float> a(n * n), b(n * n);
   for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = float(int(i * 7 % 13) - 6);   // small integers: every sum is exact
+    a[i] = float(int(i * 7 % 13) - 6); // small integers: every sum is exact
     b[i] = float(int(i * 5 % 11) - 5);
   }
   Bytes c = sameOnBothPaths(src, "matmul", [&](cl_kernel k) {
@@ -391,7 +396,8 @@ TEST_F(BarrierPaths, TiledMatrixProductMatchesTheHost) {
   for (cl_uint r = 0; r < n; ++r)
     for (cl_uint col = 0; col < n; ++col) {
       float want = 0.0f, got;
-      for (cl_uint k = 0; k < n; ++k) want += a[r * n + k] * b[k * n + col];
+      for (cl_uint k = 0; k < n; ++k)
+        want += a[r * n + k] * b[k * n + col];
       std::memcpy(&got, &c[(r * n + col) * 4], 4);
       ASSERT_EQ(got, want) << "C[" << r << "][" << col << "]";
     }
@@ -400,7 +406,7 @@ TEST_F(BarrierPaths, TiledMatrixProductMatchesTheHost) {
 // A barrier that work-item 0 skips: both paths fail the command with the same report.
 TEST_F(BarrierPaths, DivergenceIsReportedTheSameWay) {
   SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_DEBUG are FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void skip(__global uint* out) {
       uint lid = get_local_id(0);
       out[lid] = lid;
@@ -409,24 +415,26 @@ TEST_F(BarrierPaths, DivergenceIsReportedTheSameWay) {
     })CLC";
   std::string reports[2];
   int i = 0;
-  for (const char* path : {"regions", "fibers"}) {
+  for (const char *path : {"regions", "fibers"}) {
     cl_kernel k = kernelOn(path, src, "skip");
     cl_mem out = buffer(8 * sizeof(cl_uint));
     setArgs(k, out);
     Completion c = runReporting(k, {8}, {8});
     reports[i] = c.stderrText;
     EXPECT_LT(c.status, 0) << path << ": the command did not fail";
-    EXPECT_NE(reports[i].find("barrier divergence"), std::string::npos) << path << ":\n" << reports[i];
+    EXPECT_NE(reports[i].find("barrier divergence"), std::string::npos) << path << ":\n"
+                                                                        << reports[i];
     ++i;
   }
   // Site numbers differ between the builds; the words must not.
   auto words = [](std::string s) {
-    for (char& c : s)
-      if (c >= '0' && c <= '9') c = '#';
+    for (char &c : s)
+      if (c >= '0' && c <= '9')
+        c = '#';
     return s;
   };
   EXPECT_EQ(words(reports[0]), words(reports[1]));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

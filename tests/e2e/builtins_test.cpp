@@ -51,7 +51,8 @@ TEST_F(Builtins, SixtyFourBitIntegersAndDouble) {
                        static_cast<cl_long>(y >> 17),
                        static_cast<cl_long>(y * 0x9E3779B97F4A7C15ULL),
                        static_cast<cl_long>(static_cast<cl_ulong>(prod >> 64))};
-    for (int j = 0; j < 6; ++j) ASSERT_EQ(r[i * 6 + j], want[j]) << "item " << i << " op " << j;
+    for (int j = 0; j < 6; ++j)
+      ASSERT_EQ(r[i * 6 + j], want[j]) << "item " << i << " op " << j;
     double wd = static_cast<double>(x) * 1.0e-3 + std::sqrt(static_cast<double>(y & 0xFFFF));
     ASSERT_NEAR(rd[i], wd, std::fabs(wd) * 1e-15 + 1e-12) << "item " << i;
   }
@@ -78,8 +79,10 @@ TEST_F(Builtins, VectorsLoadsStoresConversions) {
                            "vec");
   const size_t n = 64;
   std::vector<float> in(4 * n + 4), sat(4 * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 17) * 0.25f - 1.0f;
-  const float specials[8] = {1e10f, -1e10f, NAN, 2147483520.0f, -2147483648.0f, 3.75f, -3.75f, 0.0f};
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(i % 17) * 0.25f - 1.0f;
+  const float specials[8] = {1e10f,          -1e10f, NAN,    2147483520.0f,
+                             -2147483648.0f, 3.75f,  -3.75f, 0.0f};
   for (size_t i = 0; i < sat.size(); ++i)
     sat[i] = i % 3 == 0 ? specials[i % 8] : static_cast<float>(i) * 1.5f - 100.0f;
   cl_mem din = bufferFrom(in), dsat = bufferFrom(sat);
@@ -89,10 +92,13 @@ TEST_F(Builtins, VectorsLoadsStoresConversions) {
   std::vector<float> r = read<float>(out, 7 * n);
   std::vector<cl_int> ri = read<cl_int>(iout, 6 * n);
   auto sat_int = [](float f) -> cl_int {
-    if (std::isnan(f)) return 0;
-    if (f >= 2147483648.0f) return INT_MAX;
-    if (f <= -2147483648.0f) return INT_MIN;
-    return static_cast<cl_int>(f);  // round toward zero, the default for convert_int
+    if (std::isnan(f))
+      return 0;
+    if (f >= 2147483648.0f)
+      return INT_MAX;
+    if (f <= -2147483648.0f)
+      return INT_MIN;
+    return static_cast<cl_int>(f); // round toward zero, the default for convert_int
   };
   for (size_t i = 0; i < n; ++i) {
     float a[4], b[4], c[4];
@@ -100,7 +106,8 @@ TEST_F(Builtins, VectorsLoadsStoresConversions) {
       a[j] = in[4 * i + j];
       b[j] = in[4 * i + 1 + j];
     }
-    for (int j = 0; j < 4; ++j) c[j] = a[j] * b[j] + static_cast<float>(j + 1) - a[3 - j];
+    for (int j = 0; j < 4; ++j)
+      c[j] = a[j] * b[j] + static_cast<float>(j + 1) - a[3 - j];
     std::swap(c[0], c[1]);
     for (int j = 0; j < 4; ++j)
       ASSERT_NEAR(r[4 * i + j], c[j], 1e-5f) << "item " << i << " lane " << j;
@@ -165,8 +172,8 @@ TEST_F(Builtins, IntegerFunctions) {
         ad > 0x7FFFFFFF ? -1 : static_cast<cl_int>(ad),
         static_cast<cl_int>(static_cast<uint32_t>(std::max(x, y) - std::min(x, y)) + clz)};
     for (int j = 0; j < 8; ++j)
-      ASSERT_EQ(r[i * 8 + j], want[j]) << "item " << i << " function #" << j << " x=" << x
-                                       << " y=" << y;
+      ASSERT_EQ(r[i * 8 + j], want[j])
+          << "item " << i << " function #" << j << " x=" << x << " y=" << y;
   }
 }
 
@@ -188,22 +195,24 @@ TEST_F(Builtins, MathFunctionsWithinTolerance) {
                            "m");
   const size_t n = 2048;
   std::vector<float> x(n);
-  for (size_t i = 0; i < n; ++i) x[i] = (static_cast<float>(i) - 1024.0f) * 0.037f;
+  for (size_t i = 0; i < n; ++i)
+    x[i] = (static_cast<float>(i) - 1024.0f) * 0.037f;
   cl_mem dx = bufferFrom(x), o = buffer(n * 8 * sizeof(float));
   setArgs(k, dx, o);
   run(k, {n});
   std::vector<float> r = read<float>(o, n * 8);
-  static const char* names[8] = {"sqrt", "sin", "cos", "exp", "pow", "log", "atan2", "mixed"};
+  static const char *names[8] = {"sqrt", "sin", "cos", "exp", "pow", "log", "atan2", "mixed"};
   for (size_t i = 0; i < n; ++i) {
     double v = x[i];
-    double want[8] = {std::sqrt(std::fabs(v)),
-                      std::sin(v),
-                      std::cos(v),
-                      std::exp(static_cast<double>(x[i] * 0.1f)),
-                      std::pow(static_cast<double>(std::fabs(x[i]) + 0.5f), static_cast<double>(1.7f)),
-                      std::log(static_cast<double>(std::fabs(x[i]) + 1.0f)),
-                      std::atan2(v, 3.0),
-                      (v * 2.0 - 1.0) + std::floor(v) + std::min(v, 0.0)};
+    double want[8] = {
+        std::sqrt(std::fabs(v)),
+        std::sin(v),
+        std::cos(v),
+        std::exp(static_cast<double>(x[i] * 0.1f)),
+        std::pow(static_cast<double>(std::fabs(x[i]) + 0.5f), static_cast<double>(1.7f)),
+        std::log(static_cast<double>(std::fabs(x[i]) + 1.0f)),
+        std::atan2(v, 3.0),
+        (v * 2.0 - 1.0) + std::floor(v) + std::min(v, 0.0)};
     for (int j = 0; j < 8; ++j) {
       // A few ulp of relative error (full-profile bounds are <= 16 ulp) plus a small
       // absolute slack for results near zero.
@@ -227,14 +236,16 @@ TEST_F(Builtins, AlignedHalfVectorsOnPrivateArrays) {
                            "roundtrip");
   const size_t n = 8;
   std::vector<float> in(16 * n);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f;
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(i) * 0.5f;
   cl_mem a = bufferFrom(in), b = buffer(n * sizeof(float));
   setArgs(k, a, b, cl_int(1));
   run(k, {n});
   std::vector<float> want(n);
-  for (size_t i = 0; i < n; ++i) want[i] = in[16 * i + 3];  // halves of these are exact
+  for (size_t i = 0; i < n; ++i)
+    want[i] = in[16 * i + 3]; // halves of these are exact
   EXPECT_EQ(read<float>(b, n), want);
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -16,7 +16,7 @@ namespace fcltest {
 namespace {
 
 class Collectives : public CLTest {
- protected:
+protected:
   void SetUp() override {
     CLTest::SetUp();
     if (!hasCFeature("__opencl_c_work_group_collective_functions"))
@@ -50,7 +50,8 @@ TEST_F(Collectives, IntReduceScanBroadcastAllAny) {
   for (size_t i = 0; i < n; ++i)
     in[i] = static_cast<cl_int>((i * 7919) % 2001) - 1000;
   for (size_t i = 0; i < n; ++i)
-    if (in[i] == 7) in[i] = 8;
+    if (in[i] == 7)
+      in[i] = 8;
   in[130] = 7; // only group 2 has a 7
   cl_mem din = bufferFrom(in), dout = buffer(12 * n * sizeof(cl_int));
   setArgs(k, din, dout);
@@ -138,18 +139,20 @@ TEST_F(Collectives, FloatReductionsAndScansMatchTheHost) {
                            "f", "-cl-std=CL3.0");
   const size_t n = 512, local = 256;
   std::vector<cl_float> in(n);
-  for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 101) * 0.25f - 3.0f;
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>((i * 37) % 101) * 0.25f - 3.0f;
   cl_mem din = bufferFrom(in), dout = buffer(3 * n * 4);
   setArgs(k, din, dout);
   run(k, {n}, {local});
   auto out = read<cl_float>(dout, 3 * n);
   for (size_t s = 0; s < n; s += local) {
     float mx = -INFINITY, sum = 0, mn = INFINITY;
-    for (size_t i = s; i < s + local; ++i) mx = std::max(mx, in[i]);
+    for (size_t i = s; i < s + local; ++i)
+      mx = std::max(mx, in[i]);
     for (size_t i = s; i < s + local; ++i) {
       EXPECT_EQ(out[i], mx);
       EXPECT_EQ(out[2 * n + i], mn) << i; // +INFINITY identity for the first work-item
-      sum += in[i]; // exact: quarter-integers, small sums
+      sum += in[i];                       // exact: quarter-integers, small sums
       mn = std::min(mn, in[i]);
       EXPECT_EQ(out[n + i], sum) << i;
     }
@@ -182,24 +185,26 @@ TEST_F(Collectives, SubGroupFunctionsAgreeWithTheReportedLayout) {
       out[8 * n + g] = get_num_sub_groups();
     })CLC",
                            "sg", "-cl-std=CL3.0");
-  const size_t n = 500, local = 96;  // the last group has 20 work-items
+  const size_t n = 500, local = 96; // the last group has 20 work-items
   std::vector<cl_int> in(n);
-  for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_int>((i * 37) % 101) - 50;
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<cl_int>((i * 37) % 101) - 50;
   in[3] = 7;
   cl_mem din = bufferFrom(in), dout = buffer(9 * n * sizeof(cl_int));
   setArgs(k, din, dout);
   run(k, {n}, {local});
   auto out = read<cl_int>(dout, 9 * n);
-  std::map<int, std::vector<size_t>> groups;  // sub-group key -> items by local id
+  std::map<int, std::vector<size_t>> groups; // sub-group key -> items by local id
   for (size_t i = 0; i < n; ++i) {
-    auto& items = groups[out[i]];
+    auto &items = groups[out[i]];
     size_t lid = static_cast<size_t>(out[n + i]);
-    if (items.size() <= lid) items.resize(lid + 1, SIZE_MAX);
+    if (items.size() <= lid)
+      items.resize(lid + 1, SIZE_MAX);
     ASSERT_EQ(items[lid], SIZE_MAX) << "two work-items with sub-group local id " << lid;
     items[lid] = i;
   }
   size_t maxSeen = 0;
-  for (auto& [key, items] : groups) {
+  for (auto &[key, items] : groups) {
     SCOPED_TRACE("sub-group " + std::to_string(key));
     int sum = 0, any = 0;
     for (size_t i : items) {
@@ -223,8 +228,8 @@ TEST_F(Collectives, SubGroupFunctionsAgreeWithTheReportedLayout) {
   }
   size_t maxSize = 0, count = 0;
   size_t ls[1] = {local};
-  ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                    sizeof ls, ls, sizeof maxSize, &maxSize, nullptr));
+  ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof ls,
+                                    ls, sizeof maxSize, &maxSize, nullptr));
   ASSERT_CL(clGetKernelSubGroupInfo(k, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof ls,
                                     ls, sizeof count, &count, nullptr));
   EXPECT_GE(maxSize, maxSeen);

@@ -12,23 +12,23 @@ namespace {
 using namespace fcltest;
 
 class CompilerCrash : public CLTest {
- protected:
+protected:
   // A source no cache has seen (a crashed build must not be served from one).
-  static std::string fresh(const std::string& body) {
+  static std::string fresh(const std::string &body) {
     return "// " + std::to_string(getpid()) + "-" + std::to_string(std::rand()) + "\n" + body;
   }
-  void expectCrashReported(const BuildResult& r, const std::string& what) {
+  void expectCrashReported(const BuildResult &r, const std::string &what) {
     EXPECT_EQ(r.err, CL_BUILD_PROGRAM_FAILURE) << what << "\n" << r.log;
     EXPECT_NE(r.log.find("the compiler crashed"), std::string::npos) << what << "\n" << r.log;
     EXPECT_NE(r.log.find("please report it"), std::string::npos) << what << "\n" << r.log;
   }
 };
 
-const char* kKernel = "__kernel void k(__global int* p) { p[get_global_id(0)] = 1; }\n";
+const char *kKernel = "__kernel void k(__global int* p) { p[get_global_id(0)] = 1; }\n";
 
 TEST_F(CompilerCrash, ACrashInsideThePipelineFailsOnlyThatBuild) {
   SKIP_UNLESS_FIBERCL("FIBERCL_TEST_CRASH is FiberCL's test hook");
-  for (const char* how : {"segv", "abort", "fatal", "overflow"}) {
+  for (const char *how : {"segv", "abort", "fatal", "overflow"}) {
     setenv("FIBERCL_TEST_CRASH", how, 1);
     BuildResult r = tryBuild(fresh(kKernel));
     unsetenv("FIBERCL_TEST_CRASH");
@@ -48,11 +48,11 @@ TEST_F(CompilerCrash, ClangOverflowingItsStackFailsTheBuild) {
   SKIP_UNLESS_FIBERCL("the compiler's stack is FiberCL's");
   // 100,000 nested '!': Clang recurses ~5 KB per operator, past the compiler thread's
   // 256 MB stack.
-  std::string src = "__kernel void deep(__global int* p) { p[0] = " + std::string(100000, '!') +
-                    "p[1]; }\n";
+  std::string src =
+      "__kernel void deep(__global int* p) { p[0] = " + std::string(100000, '!') + "p[1]; }\n";
   BuildResult r = tryBuild(fresh(src));
   expectCrashReported(r, "100,000 nested '!'");
   expectVecAddStillWorks();
 }
 
-}  // namespace
+} // namespace

@@ -20,11 +20,11 @@ namespace {
 using namespace fcltest;
 
 class Compiler : public CLTest {
- protected:
+protected:
   // Builds `src` (made unique, so that no cache hides the build) with FIBERCL_DEBUG=ir
   // and returns kernel `name`; `ir` receives the final IR the build printed.
-  cl_kernel kernelWithIr(const std::string& src, const char* name, std::string& ir,
-                         const std::string& options = "", const char* debug = "ir") {
+  cl_kernel kernelWithIr(const std::string &src, const char *name, std::string &ir,
+                         const std::string &options = "", const char *debug = "ir") {
     return kernel(buildReporting(src, debug, ir, options), name);
   }
 };
@@ -85,10 +85,12 @@ TEST_F(Compiler, InnerLoopStartingFromUniformValuesInADivergentLoopIsValid) {
   std::string said;
   cl_kernel k = kernel(buildReporting(src, "verify,vectorize", said), "nested");
   EXPECT_NE(said.find("masked-vectorised"), std::string::npos)
-      << "the test must reach the masked vectoriser:\n" << said;
+      << "the test must reach the masked vectoriser:\n"
+      << said;
   const size_t n = 64;
   std::vector<int> trips(n);
-  for (size_t i = 0; i < n; ++i) trips[i] = int(i % 5);
+  for (size_t i = 0; i < n; ++i)
+    trips[i] = int(i % 5);
   cl_mem out = buffer(n * sizeof(float));
   cl_mem t = bufferFrom(trips);
   setArgs(k, out, t, 0.75f, 6);
@@ -136,7 +138,7 @@ TEST_F(Compiler, MathCallsInTheWorkItemLoopAreVectorised) {
 // lanes with the C library. The edge cases below are the ones the CTS found.
 TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void edges(__global const float* x, __global const float* y,
                         __global float* p, __global float* c, __global float* a,
                         __global const double* xd, __global const double* yd,
@@ -152,7 +154,7 @@ TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
   size_t begin = ir.find("define void @__fibercl_wg_edges(");
   ASSERT_NE(begin, std::string::npos) << ir;
   std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
-  for (const char* f : {"vv_powf(", "v_coshf(", "v_acoshf(", "vv_pow("}) {
+  for (const char *f : {"vv_powf(", "v_coshf(", "v_acoshf(", "vv_pow("}) {
     size_t at = fn.find(f);
     ASSERT_NE(at, std::string::npos) << "no vector variant " << f << " in\n" << fn;
     EXPECT_NE(fn.rfind("@__fibercl_guarded__ZGV", at), std::string::npos) << f << " unguarded";
@@ -168,9 +170,9 @@ TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
     xd[i] = x[i];
     yd[i] = y[i];
   }
-  x[5] = -0x1.62e6p+6f;  // cosh: finite, just below the overflow threshold
-  x[9] = 0x1p121f;       // acosh: huge argument
-  xd[17] = -DBL_MAX;     // pow(-DBL_MAX, 1) == -DBL_MAX
+  x[5] = -0x1.62e6p+6f; // cosh: finite, just below the overflow threshold
+  x[9] = 0x1p121f;      // acosh: huge argument
+  xd[17] = -DBL_MAX;    // pow(-DBL_MAX, 1) == -DBL_MAX
   yd[17] = 1;
   cl_mem dx = bufferFrom(x), dy = bufferFrom(y), dxd = bufferFrom(xd), dyd = bufferFrom(yd);
   cl_mem dp = buffer(n * 4), dc = buffer(n * 4), da = buffer(n * 4), dpd = buffer(n * 8);
@@ -200,7 +202,7 @@ TEST_F(Compiler, GuardedMathVariantsKeepTheEdgesOfTheRanges) {
 // Explicit vector calls (pow(float8) in the source) go through the same guards.
 TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir is FiberCL's");
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void edges8(__global const float8* x, __global float8* p, __global float8* c,
                          float one) {
       size_t i = get_global_id(0);
@@ -211,7 +213,7 @@ TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
   cl_kernel k = kernelWithIr(src, "edges8", ir);
   // A call of a guard for each: "call <8 x float> @__fibercl_guarded__ZGVdN8vv_powf(" with
   // AVX2; the width and ISA letter depend on the host.
-  auto callsGuard = [&](const std::string& variant) {
+  auto callsGuard = [&](const std::string &variant) {
     std::istringstream lines(ir);
     for (std::string line; std::getline(lines, line);)
       if (line.find(" call ") != std::string::npos &&
@@ -223,11 +225,12 @@ TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
   EXPECT_TRUE(callsGuard("vv_powf(")) << ir;
   EXPECT_TRUE(callsGuard("v_coshf("));
 
-  const size_t n = 64;  // float8s
+  const size_t n = 64; // float8s
   std::vector<float> x(8 * n);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 13) - 6) * 1.3f;
-  x[21] = -0x1.62e6p+6f;  // cosh: finite, just below the overflow threshold
-  x[30] = -FLT_MAX;       // pow(-FLT_MAX, 1) == -FLT_MAX
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(int(i % 13) - 6) * 1.3f;
+  x[21] = -0x1.62e6p+6f; // cosh: finite, just below the overflow threshold
+  x[30] = -FLT_MAX;      // pow(-FLT_MAX, 1) == -FLT_MAX
   cl_mem dx = bufferFrom(x), dp = buffer(x.size() * 4), dc = buffer(x.size() * 4);
   setArgs(k, dx, dp, dc, 1.0f);
   run(k, {n});
@@ -245,8 +248,8 @@ TEST_F(Compiler, ExplicitVectorCallsOfGuardedFunctionsAreGuarded) {
 // The work-group function of a kernel with a barrier: barrier regions (a loop per
 // region, frames from the runtime) by default, the fiber runner under
 // FIBERCL_BARRIERS=fibers.
-std::string barrierEntryIr(const std::string& barriersEnv, BuildResult& r,
-                           const std::function<BuildResult(const std::string&)>& build) {
+std::string barrierEntryIr(const std::string &barriersEnv, BuildResult &r,
+                           const std::function<BuildResult(const std::string &)> &build) {
   if (barriersEnv.empty())
     unsetenv("FIBERCL_BARRIERS");
   else
@@ -264,13 +267,14 @@ std::string barrierEntryIr(const std::string& barriersEnv, BuildResult& r,
   unsetenv("FIBERCL_DEBUG");
   unsetenv("FIBERCL_BARRIERS");
   size_t begin = ir.find("define void @__fibercl_wg_shift(");
-  if (begin == std::string::npos) return "<no work-group function>\n" + ir;
+  if (begin == std::string::npos)
+    return "<no work-group function>\n" + ir;
   return ir.substr(begin, ir.find("\n}\n", begin) - begin);
 }
 
 TEST_F(Compiler, KernelWithBarrierRunsAsRegionsOrOnFibers) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=ir and FIBERCL_BARRIERS are FiberCL's");
-  auto build = [&](const std::string& src) { return tryBuild(src); };
+  auto build = [&](const std::string &src) { return tryBuild(src); };
   BuildResult r;
   std::string regions = barrierEntryIr("", r, build);
   ASSERT_CL(r.err) << r.log;
@@ -288,9 +292,10 @@ TEST_F(Compiler, KernelWithBarrierRunsAsRegionsOrOnFibers) {
 
 // The yield calls of a kernel's final IR: "w" for a waiting site (FIBERCL_SITE_WAITING,
 // printed as a negative i32), "p" for any other, in order.
-std::string yieldSites(const std::string& ir, const std::string& kernel) {
+std::string yieldSites(const std::string &ir, const std::string &kernel) {
   size_t begin = ir.find("define void @__fibercl_wg_" + kernel + "(");
-  if (begin == std::string::npos) return "<no entry>";
+  if (begin == std::string::npos)
+    return "<no entry>";
   std::string fn = ir.substr(begin, ir.find("\n}\n", begin) - begin);
   std::string kinds;
   for (size_t at = fn.find("@__fibercl_host_yield(ptr"); at != std::string::npos;
@@ -326,7 +331,8 @@ TEST_F(Compiler, SpinLoopsAreToldFromLoopsThatEndByThemselves) {
       atomic_inc(&c);
       barrier(CLK_LOCAL_MEM_FENCE);
       out[get_global_id(0)] = c;
-    })CLC", "spin", ir, "-cl-std=CL2.0");
+    })CLC",
+               "spin", ir, "-cl-std=CL2.0");
   std::string spin = yieldSites(ir, "spin"), bounded = yieldSites(ir, "bounded"),
               localOnly = yieldSites(ir, "local_only");
   EXPECT_NE(spin.find('w'), std::string::npos) << "spin: " << spin;
@@ -362,7 +368,8 @@ TEST_F(Compiler, LoopsCountingToABoundInGlobalMemoryEndByThemselves) {
       uint i = 0;
       while (i < p->count)
         if (atomic_add(flag, 0) != 0) ++i;   // moves only once another group set the flag
-    })CLC", "counted", out, "", "ir,yields");
+    })CLC",
+               "counted", out, "", "ir,yields");
   EXPECT_EQ(yieldSites(out, "counted").find('w'), std::string::npos) << yieldSites(out, "counted");
   EXPECT_EQ(yieldSites(out, "down").find('w'), std::string::npos) << yieldSites(out, "down");
   EXPECT_NE(yieldSites(out, "waits").find('w'), std::string::npos) << yieldSites(out, "waits");
@@ -389,10 +396,10 @@ TEST_F(Compiler, RebuildOfTheSameSourceGivesAWorkingProgram) {
 
 namespace {
 
-uint64_t directoryBytes(const std::string& dir, size_t* files) {
+uint64_t directoryBytes(const std::string &dir, size_t *files) {
   uint64_t total = 0;
   *files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+  for (const auto &e : std::filesystem::directory_iterator(dir)) {
     total += e.file_size();
     ++*files;
   }
@@ -411,7 +418,7 @@ TEST_F(Compiler, DiskCacheStaysUnderItsSizeLimit) {
   std::string last;
   size_t files = 0;
   uint64_t peak = 0;
-  for (int i = 0; i < 120; ++i) {  // ~11 KB each: 1.3 MB in all
+  for (int i = 0; i < 120; ++i) { // ~11 KB each: 1.3 MB in all
     last = uniqueVecadd() + "\n// padding " + std::string(4096, 'x') + "\n";
     BuildResult r = tryBuild(last);
     if (r.err != CL_SUCCESS) {
@@ -421,7 +428,7 @@ TEST_F(Compiler, DiskCacheStaysUnderItsSizeLimit) {
     peak = std::max(peak, directoryBytes(dir, &files));
   }
   uint64_t bytes = directoryBytes(dir, &files);
-  BuildResult again = tryBuild(last);  // must be a cache hit: recent entries stay
+  BuildResult again = tryBuild(last); // must be a cache hit: recent entries stay
   unsetenv("FIBERCL_CACHE_MAX_MB");
   unsetenv("FIBERCL_CACHE_DIR");
   std::filesystem::remove_all(dir);
@@ -434,4 +441,4 @@ TEST_F(Compiler, DiskCacheStaysUnderItsSizeLimit) {
             << " files (peak " << peak << ")\n";
 }
 
-}  // namespace
+} // namespace

@@ -36,8 +36,7 @@ TEST_F(Concurrency, RebuildingAProgramWhileKernelsAreCreatedFromIt) {
         ++rebuilt;
         // Kernels may be made from this build for a moment.
         std::this_thread::sleep_for(std::chrono::microseconds(300));
-      }
-      else if (err == CL_INVALID_OPERATION)
+      } else if (err == CL_INVALID_OPERATION)
         ++refused;
       else
         ++otherBuildErrors;
@@ -70,8 +69,8 @@ TEST_F(Concurrency, RebuildingAProgramWhileKernelsAreCreatedFromIt) {
     bool ok = clSetKernelArg(k, 0, sizeof m, &m) == CL_SUCCESS &&
               clSetKernelArg(k, 1, sizeof k1, &k1) == CL_SUCCESS;
     cl_event e = nullptr;
-    ok = ok && clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, &e) ==
-                   CL_SUCCESS;
+    ok = ok &&
+         clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, &e) == CL_SUCCESS;
     cl_int status = 1;
     if (ok) {
       clWaitForEvents(1, &e);
@@ -120,34 +119,46 @@ TEST_F(Concurrency, ThreadsShareAContextProgramAndQueue) {
       cl_command_queue q = r % 2 ? own : queue_;
       const size_t n = 256 + 64 * t;
       std::vector<cl_int> host(n);
-      for (size_t i = 0; i < n; ++i) host[i] = cl_int(i) + t;
+      for (size_t i = 0; i < n; ++i)
+        host[i] = cl_int(i) + t;
       cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof(cl_int), host.data(), &err);
       cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "affine", &err) : nullptr;
       cl_int a = r + 2, b = t - r;
       std::vector<cl_int> got(n, -1);
-      if (err == CL_SUCCESS) err = clSetKernelArg(k, 0, sizeof m, &m);
-      if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof a, &a);
-      if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof b, &b);
-      if (err == CL_SUCCESS) err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
       if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_int), got.data(), 0, nullptr, nullptr);
+        err = clSetKernelArg(k, 0, sizeof m, &m);
+      if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof a, &a);
+      if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 2, sizeof b, &b);
+      if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+      if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_int), got.data(), 0, nullptr,
+                                  nullptr);
       bool right = err == CL_SUCCESS;
-      for (size_t i = 0; right && i < n; ++i) right = got[i] == host[i] * a + b;
+      for (size_t i = 0; right && i < n; ++i)
+        right = got[i] == host[i] * a + b;
       if (!right && failures++ == 0)
         firstError[t] = "round " + std::to_string(r) + ": " +
                         (err == CL_SUCCESS ? std::string("wrong result") : errName(err));
-      if (k) clReleaseKernel(k);
-      if (m) clReleaseMemObject(m);
+      if (k)
+        clReleaseKernel(k);
+      if (m)
+        clReleaseMemObject(m);
     }
     clFinish(own);
     clReleaseCommandQueue(own);
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) threads.emplace_back(work, t);
-  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(work, t);
+  for (auto &th : threads)
+    th.join();
   std::string why;
-  for (const auto& e : firstError) why += e.empty() ? "" : e + "\n";
+  for (const auto &e : firstError)
+    why += e.empty() ? "" : e + "\n";
   EXPECT_EQ(failures.load(), 0) << why;
 }
 
@@ -172,7 +183,7 @@ TEST_F(Concurrency, UserEventsSetFromAnotherThreadAndCallbacksThatRelease) {
     cl_event filled = nullptr, ran[3] = {};
     ASSERT_CL(clEnqueueFillBuffer(queue_, m, &zero, sizeof zero, 0, n * sizeof(cl_int), 1, &gate,
                                   &filled));
-    for (cl_event& e : ran)
+    for (cl_event &e : ran)
       ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, &e));
     std::vector<cl_int> got(n, -7);
     cl_event readBack = nullptr;
@@ -185,8 +196,8 @@ TEST_F(Concurrency, UserEventsSetFromAnotherThreadAndCallbacksThatRelease) {
     } released{m, k};
     ASSERT_CL(clSetEventCallback(
         readBack, CL_COMPLETE,
-        [](cl_event, cl_int status, void* data) {
-          auto* r = static_cast<Released*>(data);
+        [](cl_event, cl_int status, void *data) {
+          auto *r = static_cast<Released *>(data);
           clReleaseKernel(r->k);
           clReleaseMemObject(r->m);
           r->status = status;
@@ -213,15 +224,17 @@ TEST_F(Concurrency, UserEventsSetFromAnotherThreadAndCallbacksThatRelease) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     EXPECT_EQ(released.status.load() == CL_COMPLETE, outcome == CL_COMPLETE)
         << "callback status " << released.status.load();
-    for (cl_event e : {gate, filled, ran[0], ran[1], ran[2], readBack}) clReleaseEvent(e);
+    for (cl_event e : {gate, filled, ran[0], ran[1], ran[2], readBack})
+      clReleaseEvent(e);
   }
   // The queue still works after the failed chain.
-  cl_kernel k = kernelFrom("__kernel void inc(__global int* d) { d[get_global_id(0)] += 1; }", "inc");
+  cl_kernel k =
+      kernelFrom("__kernel void inc(__global int* d) { d[get_global_id(0)] += 1; }", "inc");
   cl_mem m = bufferFrom(std::vector<cl_int>{1, 2, 3});
   setArgs(k, m);
   run(k, {3});
   EXPECT_EQ(read<cl_int>(m, 3), (std::vector<cl_int>{2, 3, 4}));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -29,12 +29,12 @@ namespace {
 
 // Violation codes recorded by the kernels (first of each kind; viol[0] counts them).
 enum : int {
-  kBadM = 1,           // get_num_groups() outside [1, bound]
-  kIdNotBelowM = 2,    // a group with id >= M runs a round
-  kMDiffers = 3,       // group (a) did not see group 0's M in round (b), or ran past M
-  kCountDiffers = 4,   // after the barrier: the groups that ran the round != M
-  kTransmitWrong = 5,  // a transmitted value differs from what group 0 holds
-  kTransmitItem = 6,   // a forked work-item got another work-item's value than item 0's
+  kBadM = 1,          // get_num_groups() outside [1, bound]
+  kIdNotBelowM = 2,   // a group with id >= M runs a round
+  kMDiffers = 3,      // group (a) did not see group 0's M in round (b), or ran past M
+  kCountDiffers = 4,  // after the barrier: the groups that ran the round != M
+  kTransmitWrong = 5, // a transmitted value differs from what group 0 holds
+  kTransmitItem = 6,  // a forked work-item got another work-item's value than item 0's
 };
 
 // Rounds, each ending in a resizing barrier. Work-item 0 of each group counts its group
@@ -159,10 +159,12 @@ std::vector<int> relaxOnHost(std::vector<int> a, int sweeps) {
 // 1..8).
 std::pair<int, int> rangeFromEnv(const char *name, std::pair<int, int> fallback) {
   const char *s = std::getenv(name);
-  if (!s || !*s) return fallback;
+  if (!s || !*s)
+    return fallback;
   std::string v = s;
   size_t dots = v.find("..");
-  if (dots == std::string::npos) return {fallback.first, std::atoi(v.c_str())};
+  if (dots == std::string::npos)
+    return {fallback.first, std::atoi(v.c_str())};
   return {std::atoi(v.substr(0, dots).c_str()), std::atoi(v.substr(dots + 2).c_str())};
 }
 
@@ -173,7 +175,7 @@ int parallelRuns() {
 }
 
 class CooperativeSeeds : public CLTest {
- protected:
+protected:
   static constexpr int kGroups = 16, kLocal = 4;
   // Seeds per bound in CTest (a few seconds); the full check runs 200.
   static constexpr int kCTestSeeds = 50;
@@ -186,7 +188,8 @@ class CooperativeSeeds : public CLTest {
   std::string runRounds(cl_kernel k, int bound, const std::string &seed) {
     const int rounds = kRounds;
     ScopedEnv env{{"FIBERCL_OCCUPANCY", std::to_string(bound)}, {"FIBERCL_DEADLOCK_TIMEOUT", "20"}};
-    if (!seed.empty()) setenv("FIBERCL_SEED", seed.c_str(), 1);
+    if (!seed.empty())
+      setenv("FIBERCL_SEED", seed.c_str(), 1);
     cl_mem count = bufferFrom(std::vector<cl_int>(rounds, 0));
     cl_mem mOf = bufferFrom(std::vector<cl_int>(rounds, 0));
     cl_mem viol = bufferFrom(std::vector<cl_int>(4, 0));
@@ -207,7 +210,8 @@ class CooperativeSeeds : public CLTest {
     std::vector<cl_int> mk = read<cl_int>(mark, rounds * 64);
     std::vector<cl_int> ms = read<cl_int>(mSeen, rounds * kGroups);
     for (int r = 0; r < rounds; ++r)
-      if (m[r] >= 1 && m[r] <= 8) groupCounts_[bound] |= 1u << m[r];
+      if (m[r] >= 1 && m[r] <= 8)
+        groupCounts_[bound] |= 1u << m[r];
     for (int r = 0; r < rounds; ++r) {
       if (cnt[r] != m[r] || m[r] < 1 || m[r] > bound)
         return where + "round " + std::to_string(r) + " counted " + std::to_string(cnt[r]) +
@@ -228,7 +232,8 @@ class CooperativeSeeds : public CLTest {
                        const std::vector<int> &init, const std::vector<int> &expected, int sweeps) {
     const int n = int(init.size());
     ScopedEnv env{{"FIBERCL_OCCUPANCY", std::to_string(bound)}, {"FIBERCL_DEADLOCK_TIMEOUT", "20"}};
-    if (!seed.empty()) setenv("FIBERCL_SEED", seed.c_str(), 1);
+    if (!seed.empty())
+      setenv("FIBERCL_SEED", seed.c_str(), 1);
     cl_mem a = bufferFrom(init), b = bufferFrom(std::vector<cl_int>(n, 0));
     cl_mem viol = bufferFrom(std::vector<cl_int>(4, 0));
     setArgs(k, a, b, n, sweeps, bound, viol);
@@ -244,7 +249,8 @@ class CooperativeSeeds : public CLTest {
              " in sweep " + std::to_string(v[3]) + "\n" + c.stderrText;
     std::vector<cl_int> out = read<cl_int>((sweeps & 1) ? b : a, n);
     int wrong = 0;
-    for (int i = 0; i < n; ++i) wrong += out[i] != expected[i];
+    for (int i = 0; i < n; ++i)
+      wrong += out[i] != expected[i];
     if (wrong)
       return where + std::to_string(wrong) + " of " + std::to_string(n) +
              " cells differ from the host's";
@@ -262,11 +268,14 @@ TEST_F(CooperativeSeeds, RoundsResizingAtEveryBarrierKeepTheInvariants) {
   std::string first;
   for (int bound = bound0; bound <= bound1; ++bound)
     for (int s = -parallel; s <= seed1; ++s) {
-      if (s == 0) continue;
-      if (s > 0 && s < seed0) s = seed0;
+      if (s == 0)
+        continue;
+      if (s > 0 && s < seed0)
+        s = seed0;
       std::string what = runRounds(k, bound, s > 0 ? std::to_string(s) : std::string());
       ++runs;
-      if (!what.empty() && failed++ == 0) first = what;
+      if (!what.empty() && failed++ == 0)
+        first = what;
     }
   std::printf("%d runs (bounds %d..%d x seeds %d..%d and %d parallel runs each), %d failed\n", runs,
               bound0, bound1, seed0, seed1, parallel, failed);
@@ -284,7 +293,8 @@ TEST_F(CooperativeSeeds, RelaxationWithTransmittedSweepCounterEqualsTheHost) {
   cl_kernel k = kernelFrom(kRelaxSource, "relax", "-cl-std=CL2.0");
   const int n = 1000, sweeps = 21;
   std::vector<int> init(n);
-  for (int i = 0; i < n; ++i) init[i] = (i * 7919) % 1009 - 300;
+  for (int i = 0; i < n; ++i)
+    init[i] = (i * 7919) % 1009 - 300;
   const std::vector<int> expected = relaxOnHost(init, sweeps);
   const auto [seed0, seed1] = rangeFromEnv("FIBERCL_COOP_SEEDS", {1, kCTestSeeds});
   const auto [bound0, bound1] = rangeFromEnv("FIBERCL_COOP_BOUNDS", {1, 8});
@@ -293,17 +303,20 @@ TEST_F(CooperativeSeeds, RelaxationWithTransmittedSweepCounterEqualsTheHost) {
   std::string first;
   for (int bound = bound0; bound <= bound1; ++bound)
     for (int s = -parallel; s <= seed1; ++s) {
-      if (s == 0) continue;
-      if (s > 0 && s < seed0) s = seed0;
+      if (s == 0)
+        continue;
+      if (s > 0 && s < seed0)
+        s = seed0;
       std::string what =
           runRelax(k, bound, s > 0 ? std::to_string(s) : std::string(), init, expected, sweeps);
       ++runs;
-      if (!what.empty() && failed++ == 0) first = what;
+      if (!what.empty() && failed++ == 0)
+        first = what;
     }
   std::printf("%d runs (bounds %d..%d x seeds %d..%d and %d parallel runs each), %d failed\n", runs,
               bound0, bound1, seed0, seed1, parallel, failed);
   EXPECT_EQ(failed, 0) << failed << " of " << runs << " runs failed; first: " << first;
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -56,7 +56,7 @@ const char *kTasksSource = R"CLC(
 
 struct RoundsResult {
   cl_int status;
-  int wrong;  // elements not incremented exactly `rounds` times
+  int wrong; // elements not incremented exactly `rounds` times
   int maxM, minM;
 };
 
@@ -219,13 +219,13 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
   atTearDown([second] { clReleaseCommandQueue(second); });
   size_t coopGlobal = 4 * 8, coopLocal = 8, otherGlobal = 64, otherLocal = 16;
   cl_event coopDone = nullptr;
-  ASSERT_CL(clEnqueueNDRangeKernel(queue_, coop, 1, nullptr, &coopGlobal, &coopLocal, 0,
-                                   nullptr, &coopDone));
+  ASSERT_CL(clEnqueueNDRangeKernel(queue_, coop, 1, nullptr, &coopGlobal, &coopLocal, 0, nullptr,
+                                   &coopDone));
   keep(coopDone);
   ASSERT_CL(clFlush(queue_));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0,
-                                   nullptr, nullptr));
+  ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0, nullptr,
+                                   nullptr));
   ASSERT_CL(clFinish(second)); // completes while the cooperative kernel runs
   cl_int coopStatus = 1;
   ASSERT_CL(clGetEventInfo(coopDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof coopStatus,
@@ -383,8 +383,8 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
       enqueueOther();
       ASSERT_CL(clFlush(second));
     }
-    ASSERT_CL(clEnqueueNDRangeKernel(queue_, pool, 1, nullptr, &poolGlobal, &poolLocal, 0,
-                                     nullptr, nullptr));
+    ASSERT_CL(clEnqueueNDRangeKernel(queue_, pool, 1, nullptr, &poolGlobal, &poolLocal, 0, nullptr,
+                                     nullptr));
     ASSERT_CL(clFlush(queue_));
     if (order == During) {
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -400,10 +400,11 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
     ASSERT_CL(clFinish(third));
     const int tasksBefore = read<cl_int>(seen, 1)[0];
     mostTasks[order] = std::max(mostTasks[order], tasksBefore);
-    EXPECT_LT(tasksBefore, bound)
-        << "try " << attempt << " (order " << order << (busyFirst ? ", workers busy" : "")
-        << "): the short kernel ran after " << tasksBefore << " of the pool's " << tasks
-        << " tasks (" << waited << " ms; the cooperative kernel alone runs " << whole << " ms)";
+    EXPECT_LT(tasksBefore, bound) << "try " << attempt << " (order " << order
+                                  << (busyFirst ? ", workers busy" : "")
+                                  << "): the short kernel ran after " << tasksBefore
+                                  << " of the pool's " << tasks << " tasks (" << waited
+                                  << " ms; the cooperative kernel alone runs " << whole << " ms)";
     check(attempt);
     if (HasFailure())
       break;

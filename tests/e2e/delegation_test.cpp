@@ -70,7 +70,8 @@ TEST_F(Delegation, InfoAnswersNameFiberCLsHandles) {
   cl_int err = CL_SUCCESS;
   cl_mem buf = bufferFrom(std::vector<int>(256, 0));
   cl_buffer_region region{256, 256};
-  cl_mem sub = clCreateSubBuffer(buf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  cl_mem sub =
+      clCreateSubBuffer(buf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   ASSERT_CL(err);
   atTearDown([=] { clReleaseMemObject(sub); });
   cl_kernel k = kernelFrom("kernel void k(global int *p) { p[get_global_id(0)] = 1; }", "k");
@@ -97,7 +98,8 @@ TEST_F(Delegation, InfoAnswersNameFiberCLsHandles) {
   ASSERT_CL(clWaitForEvents(1, &e));
   std::vector<int> all = read<int>(buf, 256);
   for (int i = 0; i < 256; ++i)
-    ASSERT_EQ(all[i], i >= 64 && i < 128 ? 1 : 0) << "the kernel wrote through the sub-buffer, at " << i;
+    ASSERT_EQ(all[i], i >= 64 && i < 128 ? 1 : 0)
+        << "the kernel wrote through the sub-buffer, at " << i;
   cl_sampler s = clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
   ASSERT_CL(err);
   EXPECT_EQ(infoOf<cl_context>(clGetSamplerInfo, s, CL_SAMPLER_CONTEXT), context_);
@@ -217,7 +219,10 @@ TEST_F(Delegation, CallbacksReceiveFiberCLsHandles) {
     } args{b, 1};
     const void *loc = &args.mem;
     ASSERT_CL(clEnqueueNativeKernel(
-        queue_, [](void *a) { static_cast<int *>(static_cast<Args *>(a)->mem)[0] += static_cast<Args *>(a)->add; },
+        queue_,
+        [](void *a) {
+          static_cast<int *>(static_cast<Args *>(a)->mem)[0] += static_cast<Args *>(a)->add;
+        },
         &args, sizeof args, 1, &b, &loc, 0, nullptr, nullptr));
     EXPECT_EQ(read<int>(b, 1)[0], 42);
   }
@@ -295,7 +300,8 @@ TEST_F(Delegation, DiscoveryFindsPoclsBoundAndTheXfBarrierCompletes) {
   cl_uint best = 0;
   for (int attempt = 0; attempt < 10 && best < units; ++attempt) {
     const cl_uint zero = 0;
-    ASSERT_CL(clEnqueueFillBuffer(queue_, ctx, &zero, 4, 0, FIBERCL_PRIMITIVES_CTX_BYTES, 0, nullptr, nullptr));
+    ASSERT_CL(clEnqueueFillBuffer(queue_, ctx, &zero, 4, 0, FIBERCL_PRIMITIVES_CTX_BYTES, 0,
+                                  nullptr, nullptr));
     ASSERT_CL(clEnqueueFillBuffer(queue_, found, &zero, 4, 0, 8, 0, nullptr, nullptr));
     ASSERT_CL(clEnqueueFillBuffer(queue_, roundsOk, &zero, 4, 0, 4, 0, nullptr, nullptr));
     setArgs(k, ctx, found, roundsOk, rounds);
@@ -324,11 +330,12 @@ TEST_F(Delegation, CommandThatNeverCompletesIsReported) {
       if (get_group_id(0) == get_num_groups(0) - 1) { atomic_xchg(flag, 1); return; }
       for (long i = 0; i < 50000000L; ++i) /* bounded, should the host not get through */
         if (atomic_add(flag, 0)) return;
-    })", "stuck");
+    })",
+                           "stuck");
   alignas(64) static volatile int hostFlag[16];
   hostFlag[0] = 0;
-  cl_mem flag = buffer(sizeof hostFlag, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                       const_cast<int *>(hostFlag));
+  cl_mem flag =
+      buffer(sizeof hostFlag, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, const_cast<int *>(hostFlag));
   setArgs(k, flag);
   size_t global = 64, local = 1;
   ASSERT_CL(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));

@@ -34,9 +34,10 @@ namespace fcltest {
 namespace {
 
 class Divergence : public CLTest {
- protected:
+protected:
   bool hasFp64() const {
-    if (hasExtension("cl_khr_fp64")) return true;
+    if (hasExtension("cl_khr_fp64"))
+      return true;
     cl_device_fp_config config = 0;
     clGetDeviceInfo(device_, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr);
     return config != 0;
@@ -44,15 +45,17 @@ class Divergence : public CLTest {
 };
 
 // A multiple of every 1-D local size below.
-constexpr size_t kN = 4160;  // 2^6 * 5 * 13
+constexpr size_t kN = 4160; // 2^6 * 5 * 13
 // Whole vectors (16, 64), a partial last vector (13 and 20 for 8 or 16 lanes, 40 for 16),
 // one work-item per group, and no local size (the implementation chooses).
 const std::vector<std::vector<size_t>> kLocal1D = {{16}, {13}, {1}, {40}, {20}, {64}, {}};
 
-std::string shape(const std::vector<size_t>& s) {
-  if (s.empty()) return "NULL";
+std::string shape(const std::vector<size_t> &s) {
+  if (s.empty())
+    return "NULL";
   std::string out;
-  for (size_t d : s) out += (out.empty() ? "" : "x") + std::to_string(d);
+  for (size_t d : s)
+    out += (out.empty() ? "" : "x") + std::to_string(d);
   return out;
 }
 
@@ -71,7 +74,7 @@ struct Lcg {
 // Element-wise equality, bit for bit (so -0.0f != 0.0f and a NaN equals itself),
 // naming the first differing elements.
 template <typename T>
-::testing::AssertionResult sameElements(const std::vector<T>& got, const std::vector<T>& want) {
+::testing::AssertionResult sameElements(const std::vector<T> &got, const std::vector<T> &want) {
   if (got.size() != want.size())
     return ::testing::AssertionFailure() << "sizes differ: " << got.size() << " vs " << want.size();
   size_t bad = 0;
@@ -80,9 +83,10 @@ template <typename T>
   for (size_t i = 0; i < got.size(); ++i)
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ < 8)
       first << "\n  [" << i << "] got " << +got[i] << ", want " << +want[i];
-  if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << got.size() << " elements differ:"
-                                       << first.str();
+  if (bad == 0)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << bad << " of " << got.size() << " elements differ:" << first.str();
 }
 
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -94,7 +98,7 @@ size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 // The global size is rounded up to the group size and the padding work-items return
 // before touching memory.
 
-const char* kMandelbrot = R"CLC(
+const char *kMandelbrot = R"CLC(
     #pragma OPENCL FP_CONTRACT OFF
     __kernel void mandelbrot(__global int* iters, __global float* mag, int w, int h,
                              float x0, float y0, float step, int max_iter) {
@@ -119,8 +123,8 @@ struct MandelParams {
   cl_int maxIter = 200;
 };
 
-void mandelbrotOnHost(const MandelParams& p, std::vector<cl_int>& iters,
-                      std::vector<cl_float>& mag) {
+void mandelbrotOnHost(const MandelParams &p, std::vector<cl_int> &iters,
+                      std::vector<cl_float> &mag) {
   iters.assign(size_t(p.w) * p.h, 0);
   mag.assign(size_t(p.w) * p.h, 0.0f);
   for (int y = 0; y < p.h; ++y)
@@ -153,17 +157,17 @@ TEST_F(Divergence, MandelbrotEscapeLoopOn2DGroups) {
   cl_mem diters = buffer((pixels + tail) * sizeof(cl_int));
   cl_mem dmag = buffer((pixels + tail) * sizeof(cl_float));
   setArgs(k, diters, dmag, p.w, p.h, p.x0, p.y0, p.step, p.maxIter);
-  for (const std::vector<size_t>& local :
+  for (const std::vector<size_t> &local :
        std::vector<std::vector<size_t>>{{16, 4}, {13, 5}, {1, 1}, {40, 2}, {64, 1}, {}}) {
     write(diters, std::vector<cl_int>(pixels + tail, -7));
     write(dmag, std::vector<cl_float>(pixels + tail, -7.0f));
     std::vector<size_t> global = {size_t(p.w), size_t(p.h)};
-    if (!local.empty()) global = {roundUp(p.w, local[0]), roundUp(p.h, local[1])};
+    if (!local.empty())
+      global = {roundUp(p.w, local[0]), roundUp(p.h, local[1])};
     run(k, global, local);
     std::vector<cl_int> iters = read<cl_int>(diters, pixels + tail);
     std::vector<cl_float> mag = read<cl_float>(dmag, pixels + tail);
-    EXPECT_TRUE(sameElements(std::vector<cl_int>(iters.begin(), iters.begin() + pixels),
-                             wantIters))
+    EXPECT_TRUE(sameElements(std::vector<cl_int>(iters.begin(), iters.begin() + pixels), wantIters))
         << "iterations, local size " << shape(local);
     EXPECT_TRUE(sameElements(std::vector<cl_float>(mag.begin(), mag.begin() + pixels), wantMag))
         << "|z|^2, local size " << shape(local);
@@ -181,7 +185,7 @@ TEST_F(Divergence, MandelbrotEscapeLoopOn2DGroups) {
 // which that work-item left, not of the iteration the vector left.
 
 TEST_F(Divergence, NestedLoopsWithSeveralLiveOutValues) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #pragma OPENCL FP_CONTRACT OFF
     __kernel void nested(__global const int* a, int n, __global int* sums,
                          __global int* counts, __global int* lasts, __global float* fs) {
@@ -206,7 +210,8 @@ TEST_F(Divergence, NestedLoopsWithSeveralLiveOutValues) {
   const cl_int n = cl_int(kN);
   std::vector<cl_int> a(kN);
   Lcg rng(2);
-  for (cl_int& v : a) v = rng.range(0, 1 << 20);
+  for (cl_int &v : a)
+    v = rng.range(0, 1 << 20);
   std::vector<cl_int> sums(kN), counts(kN), lasts(kN);
   std::vector<cl_float> fs(kN);
   for (int g = 0; g < n; ++g) {
@@ -228,7 +233,7 @@ TEST_F(Divergence, NestedLoopsWithSeveralLiveOutValues) {
   cl_mem da = bufferFrom(a), dsums = buffer(kN * 4), dcounts = buffer(kN * 4),
          dlasts = buffer(kN * 4), dfs = buffer(kN * 4);
   setArgs(k, da, n, dsums, dcounts, dlasts, dfs);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     run(k, {kN}, local);
     EXPECT_TRUE(sameElements(read<cl_int>(dsums, kN), sums)) << "sum, local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_int>(dcounts, kN), counts)) << "count, local " << shape(local);
@@ -244,7 +249,7 @@ TEST_F(Divergence, NestedLoopsWithSeveralLiveOutValues) {
 // another exit computes for the lanes still running.
 
 TEST_F(Divergence, BreakContinueAndSeveralExits) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     // How the scan ended: 0 ran out of steps, 1 met a large negative value, 2 the sum
     // passed the limit, 3 met a marker.
     int scan(__global const int* data, int n, int start, int limit, int* result) {
@@ -272,7 +277,8 @@ TEST_F(Divergence, BreakContinueAndSeveralExits) {
   const cl_int n = cl_int(kN);
   std::vector<cl_int> data(kN);
   Lcg rng(3);
-  for (cl_int& v : data) v = rng.range(-1000, 1500);
+  for (cl_int &v : data)
+    v = rng.range(-1000, 1500);
   std::vector<cl_int> kinds(kN), results(kN);
   int taken[4] = {};
   for (int g = 0; g < n; ++g) {
@@ -280,13 +286,24 @@ TEST_F(Divergence, BreakContinueAndSeveralExits) {
     bool returned = false;
     for (int step = 0, i = g; step < 48; ++step, i += 3) {
       int v = data[i % n];
-      if ((v & 7) == 0) continue;
-      if (v < -980) { result = i, kind = 1, returned = true; break; }
+      if ((v & 7) == 0)
+        continue;
+      if (v < -980) {
+        result = i, kind = 1, returned = true;
+        break;
+      }
       acc += v;
-      if (acc > 2000 + (g % 7) * 4000) { kind = 2; break; }
-      if ((v & 255) == 77) { result = acc ^ step, kind = 3, returned = true; break; }
+      if (acc > 2000 + (g % 7) * 4000) {
+        kind = 2;
+        break;
+      }
+      if ((v & 255) == 77) {
+        result = acc ^ step, kind = 3, returned = true;
+        break;
+      }
     }
-    if (!returned) result = kind == 2 ? -acc : acc;
+    if (!returned)
+      result = kind == 2 ? -acc : acc;
     kinds[g] = kind, results[g] = result;
     ++taken[kind];
   }
@@ -296,7 +313,7 @@ TEST_F(Divergence, BreakContinueAndSeveralExits) {
   cl_kernel k = kernelFrom(src, "search");
   cl_mem ddata = bufferFrom(data), dkinds = buffer(kN * 4), dresults = buffer(kN * 4);
   setArgs(k, ddata, n, dkinds, dresults);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     run(k, {kN}, local);
     EXPECT_TRUE(sameElements(read<cl_int>(dkinds, kN), kinds)) << "exit, local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_int>(dresults, kN), results))
@@ -311,7 +328,7 @@ TEST_F(Divergence, BreakContinueAndSeveralExits) {
 // which moves the work-items past n without moving the group boundaries.
 
 TEST_F(Divergence, EarlyReturnsWriteNothingMore) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void clip(__global const int* in, __global int* out, __global int* trace,
                        int n, int cap) {
       int g = get_global_id(0);
@@ -325,14 +342,15 @@ TEST_F(Divergence, EarlyReturnsWriteNothingMore) {
       out[g] = v;
     })CLC";
   const cl_int n = 4001, cap = 100000, sentinel = -12345;
-  const size_t size = kN + 64;  // room for the offset run
+  const size_t size = kN + 64; // room for the offset run
   std::vector<cl_int> in(size);
   Lcg rng(4);
-  for (cl_int& v : in) v = rng.range(0, 1 << 16);
+  for (cl_int &v : in)
+    v = rng.range(0, 1 << 16);
 
   // What the work-items with ids [first, first + count) leave in out and trace.
-  auto expected = [&](size_t first, size_t count, std::vector<cl_int>& out,
-                      std::vector<cl_int>& trace) {
+  auto expected = [&](size_t first, size_t count, std::vector<cl_int> &out,
+                      std::vector<cl_int> &trace) {
     out.assign(size, sentinel);
     trace.assign(size, sentinel);
     for (size_t g = first; g < first + count && g < size_t(n); ++g) {
@@ -343,25 +361,28 @@ TEST_F(Divergence, EarlyReturnsWriteNothingMore) {
         trace[g] = k;
         returned = v > cap;
       }
-      if (!returned) out[g] = v;
+      if (!returned)
+        out[g] = v;
     }
   };
 
   cl_kernel k = kernelFrom(src, "clip");
   cl_mem din = bufferFrom(in), dout = buffer(size * 4), dtrace = buffer(size * 4);
   setArgs(k, din, dout, dtrace, n, cap);
-  std::vector<std::pair<std::vector<size_t>, size_t>> runs;  // local size, global offset
-  for (const std::vector<size_t>& local : kLocal1D) runs.push_back({local, 0});
+  std::vector<std::pair<std::vector<size_t>, size_t>> runs; // local size, global offset
+  for (const std::vector<size_t> &local : kLocal1D)
+    runs.push_back({local, 0});
   runs.push_back({{13}, 5});
   runs.push_back({{16}, 9});
-  for (const auto& [local, offset] : runs) {
+  for (const auto &[local, offset] : runs) {
     write(dout, std::vector<cl_int>(size, sentinel));
     write(dtrace, std::vector<cl_int>(size, sentinel));
     run(k, {kN}, local, offset ? std::vector<size_t>{offset} : std::vector<size_t>{});
     std::vector<cl_int> out, trace;
     expected(offset, kN, out, trace);
     size_t returnedInLoop = 0;
-    for (size_t g = 0; g < size_t(n); ++g) returnedInLoop += out[g] == sentinel;
+    for (size_t g = 0; g < size_t(n); ++g)
+      returnedInLoop += out[g] == sentinel;
     ASSERT_GT(returnedInLoop, 100u);
     EXPECT_TRUE(sameElements(read<cl_int>(dout, size), out))
         << "out, local " << shape(local) << ", offset " << offset;
@@ -377,7 +398,7 @@ TEST_F(Divergence, EarlyReturnsWriteNothingMore) {
 // with masks, a division of a masked-off lane must not trap nor leak into the result.
 
 TEST_F(Divergence, BranchChainsSwitchAndGuardedDivision) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void classify(__global const int* a, __global const int* b,
                            __global int* out, __global uint* uout) {
       int g = get_global_id(0);
@@ -413,32 +434,50 @@ TEST_F(Divergence, BranchChainsSwitchAndGuardedDivision) {
     a[g] = rng.range(-(1 << 20), 1 << 20);
     b[g] = rng.range(-3, 9);
     // INT_MIN with divisors that reach -1 (2 - k), that are 0 and that are -1 at once.
-    if (g % 64 == 7) a[g] = INT_MIN, b[g] = 2;
-    if (g % 64 == 11) a[g] = INT_MIN, b[g] = 0;
-    if (g % 64 == 15) a[g] = INT_MIN, b[g] = -1;
+    if (g % 64 == 7)
+      a[g] = INT_MIN, b[g] = 2;
+    if (g % 64 == 11)
+      a[g] = INT_MIN, b[g] = 0;
+    if (g % 64 == 15)
+      a[g] = INT_MIN, b[g] = -1;
   }
   std::vector<cl_int> out(kN);
   std::vector<cl_uint> uout(kN);
   for (size_t g = 0; g < kN; ++g) {
     int x = a[g], y = b[g], r;
-    if (y == 0) r = x;
-    else if (y == -1) r = -(x >> 1);
-    else if (x < 0) r = x / y - x % y;
-    else r = x % y * 2 + x / y;
+    if (y == 0)
+      r = x;
+    else if (y == -1)
+      r = -(x >> 1);
+    else if (x < 0)
+      r = x / y - x % y;
+    else
+      r = x % y * 2 + x / y;
     switch ((x ^ y) & 7) {
-      case 0: r += 1; break;
-      case 1:
-      case 2: r = r - (r >> 2); break;
-      case 5: r ^= y; [[fallthrough]];
-      case 6: r -= 11; break;
-      default: r = ~r;
+    case 0:
+      r += 1;
+      break;
+    case 1:
+    case 2:
+      r = r - (r >> 2);
+      break;
+    case 5:
+      r ^= y;
+      [[fallthrough]];
+    case 6:
+      r -= 11;
+      break;
+    default:
+      r = ~r;
     }
     uint32_t u = uint32_t(x);
     int trips = 4 + int(g & 3);
     for (int k = 0; k < trips; ++k) {
       int d = y - k;
-      if (d != 0 && !(x == INT_MIN && d == -1)) r ^= x / d + (x % d) * 3;
-      else r ^= k << 8;
+      if (d != 0 && !(x == INT_MIN && d == -1))
+        r ^= x / d + (x % d) * 3;
+      else
+        r ^= k << 8;
       uint32_t ud = uint32_t(d) & 15u;
       u = ud ? u / ud + u % ud : u + 1u;
     }
@@ -448,7 +487,7 @@ TEST_F(Divergence, BranchChainsSwitchAndGuardedDivision) {
   cl_kernel k = kernelFrom(src, "classify");
   cl_mem da = bufferFrom(a), db = bufferFrom(b), dout = buffer(kN * 4), duout = buffer(kN * 4);
   setArgs(k, da, db, dout, duout);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     ASSERT_CL(tryRun(k, {kN}, local)) << "local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_int>(dout, kN), out)) << "int, local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_uint>(duout, kN), uout)) << "uint, local " << shape(local);
@@ -463,7 +502,7 @@ TEST_F(Divergence, BranchChainsSwitchAndGuardedDivision) {
 // some items take. Masked-off lanes must neither load from -1 nor store.
 
 TEST_F(Divergence, GathersScattersAndUniformLoads) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #pragma OPENCL FP_CONTRACT OFF
     __kernel void walk(__global const int* next, __global const float* weight,
                        __global const float* params, int which,
@@ -500,7 +539,8 @@ TEST_F(Divergence, GathersScattersAndUniformLoads) {
     while (node >= 0 && len < 40) {
       float w = weight[node];
       acc = acc * params[0] + w;
-      if (w > params[1]) acc -= params[which];
+      if (w > params[1])
+        acc -= params[which];
       visits[g * 8 + (node & 7)] += 1;
       node = next[node];
       ++len;
@@ -512,7 +552,7 @@ TEST_F(Divergence, GathersScattersAndUniformLoads) {
   cl_mem dnext = bufferFrom(next), dweight = bufferFrom(weight), dparams = bufferFrom(params);
   cl_mem dvisits = buffer(kN * 8 * 4), dtotals = buffer(kN * 4), dlengths = buffer(kN * 4);
   setArgs(k, dnext, dweight, dparams, which, dvisits, dtotals, dlengths);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     write(dvisits, std::vector<cl_int>(kN * 8, 0));
     run(k, {kN}, local);
     EXPECT_TRUE(sameElements(read<cl_int>(dlengths, kN), lengths))
@@ -530,7 +570,7 @@ TEST_F(Divergence, GathersScattersAndUniformLoads) {
 // comparisons of the same bits, arithmetic and logical right shifts and a break. Each
 // type is its own vector width of lanes; the masks and the blends of each must agree.
 
-const char* kMixed = R"CLC(
+const char *kMixed = R"CLC(
     #ifdef USE_DOUBLE
     #pragma OPENCL EXTENSION cl_khr_fp64 : enable
     #endif
@@ -611,13 +651,24 @@ TEST_F(Divergence, MixedTypesInADivergentLoop) {
       int8_t cc = int8_t(c + k * 37);
       uint8_t ub = uint8_t(b * (k + 3));
       int16_t ss = int16_t(s ^ (k << 11));
-      if (cc < 0) i32 += cc; else i32 -= ub;
-      if (uint32_t(i32) > u32) u32 += uint32_t(ss);
-      else u32 ^= uint32_t(i32) >> (k & 31);
+      if (cc < 0)
+        i32 += cc;
+      else
+        i32 -= ub;
+      if (uint32_t(i32) > u32)
+        u32 += uint32_t(ss);
+      else
+        u32 ^= uint32_t(i32) >> (k & 31);
       l64 = (l64 >> 3) ^ int64_t(uint64_t(int64_t(i32)) << (k + 20));
       u64 = u64 * 6364136223846793005ull + uint64_t(l64);
-      if (int64_t(u64) < l64) u64 >>= 7; else u64 ^= u64 << 13;
-      if (ss < -30000 && ub > 200) { ++breaks; break; }
+      if (int64_t(u64) < l64)
+        u64 >>= 7;
+      else
+        u64 ^= u64 << 13;
+      if (ss < -30000 && ub > 200) {
+        ++breaks;
+        break;
+      }
       f = f * 1.5f + float(ss) * 0.125f;
       d = d * 0.75 + double(l64) * 0.0009765625 + double(u64) * 0x1p-40;
     }
@@ -630,8 +681,9 @@ TEST_F(Divergence, MixedTypesInADivergentLoop) {
   cl_mem dints = buffer(kN * 4), duints = buffer(kN * 4), dlongs = buffer(kN * 8),
          dulongs = buffer(kN * 8), dfloats = buffer(kN * 4), ddoubles = buffer(kN * 8);
   setArgs(k, dbytes, dshorts, dints, duints, dlongs, dulongs, dfloats);
-  if (fp64) setArg(k, 7, ddoubles);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  if (fp64)
+    setArg(k, 7, ddoubles);
+  for (const std::vector<size_t> &local : kLocal1D) {
     run(k, {kN}, local);
     EXPECT_TRUE(sameElements(read<cl_int>(dints, kN), ints)) << "int, local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_uint>(duints, kN), uints)) << "uint, local " << shape(local);
@@ -645,7 +697,8 @@ TEST_F(Divergence, MixedTypesInADivergentLoop) {
           << "double, local " << shape(local);
     }
   }
-  if (!fp64) std::cout << "[ INFO     ] no fp64 on this device: doubles not checked\n";
+  if (!fp64)
+    std::cout << "[ INFO     ] no fp64 on this device: doubles not checked\n";
 }
 
 // ---------------------------------------------------------------------------------
@@ -655,7 +708,7 @@ TEST_F(Divergence, MixedTypesInADivergentLoop) {
 // a dozen results, each within a few ulp).
 
 TEST_F(Divergence, MathBuiltinsInADivergentLoop) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void damped(__global const float* x, __global const int* steps,
                          __global float* out) {
       int g = get_global_id(0);
@@ -675,9 +728,12 @@ TEST_F(Divergence, MathBuiltinsInADivergentLoop) {
     steps[g] = rng.range(0, 13);
     float v = x[g], acc = 0.0f;
     for (int k = 0; k < steps[g]; ++k) {
-      if (v > 0.0f) acc += std::sqrt(v + float(k));
-      else acc += std::exp(v * 0.25f - float(k));
-      if (acc > 4.0f) acc = 4.0f + std::sin(acc - 4.0f) * 0.5f;
+      if (v > 0.0f)
+        acc += std::sqrt(v + float(k));
+      else
+        acc += std::exp(v * 0.25f - float(k));
+      if (acc > 4.0f)
+        acc = 4.0f + std::sin(acc - 4.0f) * 0.5f;
     }
     want[g] = acc;
   }
@@ -685,13 +741,12 @@ TEST_F(Divergence, MathBuiltinsInADivergentLoop) {
   cl_kernel k = kernelFrom(src, "damped");
   cl_mem dx = bufferFrom(x), dsteps = bufferFrom(steps), dout = buffer(kN * 4);
   setArgs(k, dx, dsteps, dout);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     run(k, {kN}, local);
     std::vector<cl_float> got = read<cl_float>(dout, kN);
     size_t bad = 0;
     for (size_t g = 0; g < kN; ++g)
-      if (!(std::fabs(got[g] - want[g]) <= 1e-5f * std::max(1.0f, std::fabs(want[g]))) &&
-          bad++ < 8)
+      if (!(std::fabs(got[g] - want[g]) <= 1e-5f * std::max(1.0f, std::fabs(want[g]))) && bad++ < 8)
         ADD_FAILURE() << "local " << shape(local) << ": [" << g << "] x " << x[g] << ", "
                       << steps[g] << " steps: got " << got[g] << ", want " << want[g];
     EXPECT_EQ(bad, 0u) << "local " << shape(local);
@@ -704,7 +759,7 @@ TEST_F(Divergence, MathBuiltinsInADivergentLoop) {
 // before the loop; a vector whose lanes all skip the loop must not run its body once.
 
 TEST_F(Divergence, LoopsSomeOrAllWorkItemsRunZeroTimes) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #pragma OPENCL FP_CONTRACT OFF
     __kernel void tally(__global const int* counts, __global const int* vals,
                         __global int* out, __global float* fout) {
@@ -720,9 +775,10 @@ TEST_F(Divergence, LoopsSomeOrAllWorkItemsRunZeroTimes) {
     })CLC";
   std::vector<cl_int> vals(1024);
   Lcg rng(9);
-  for (cl_int& v : vals) v = rng.range(-500, 500);
-  auto expected = [&](const std::vector<cl_int>& counts, std::vector<cl_int>& out,
-                      std::vector<cl_float>& fout) {
+  for (cl_int &v : vals)
+    v = rng.range(-500, 500);
+  auto expected = [&](const std::vector<cl_int> &counts, std::vector<cl_int> &out,
+                      std::vector<cl_float> &fout) {
     out.resize(kN), fout.resize(kN);
     for (size_t g = 0; g < kN; ++g) {
       int s = 1000 + int(g);
@@ -742,13 +798,13 @@ TEST_F(Divergence, LoopsSomeOrAllWorkItemsRunZeroTimes) {
   cl_mem dvals = bufferFrom(vals), dcounts = bufferFrom(some), dout = buffer(kN * 4),
          dfout = buffer(kN * 4);
   setArgs(k, dcounts, dvals, dout, dfout);
-  for (const auto* counts : {&some, &none}) {
-    const char* which = counts == &some ? "some" : "all";
+  for (const auto *counts : {&some, &none}) {
+    const char *which = counts == &some ? "some" : "all";
     write(dcounts, *counts);
     std::vector<cl_int> out;
     std::vector<cl_float> fout;
     expected(*counts, out, fout);
-    for (const std::vector<size_t>& local : kLocal1D) {
+    for (const std::vector<size_t> &local : kLocal1D) {
       write(dout, std::vector<cl_int>(kN, -1));
       run(k, {kN}, local);
       EXPECT_TRUE(sameElements(read<cl_int>(dout, kN), out))
@@ -765,7 +821,7 @@ TEST_F(Divergence, LoopsSomeOrAllWorkItemsRunZeroTimes) {
 // partial vector), 16x4x1 (whole vectors), 8x3x4, 40x1x1 and single work-items.
 
 TEST_F(Divergence, UniformLoopWithDivergentIfOn3DGroups) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void rounds(__global const uint* in, __global uint* out, int nrounds) {
       size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
       size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;
@@ -781,7 +837,8 @@ TEST_F(Divergence, UniformLoopWithDivergentIfOn3DGroups) {
   const size_t n = global[0] * global[1] * global[2];
   std::vector<cl_uint> in(n);
   Lcg rng(10);
-  for (cl_uint& v : in) v = rng.next() ^ (rng.next() << 16);
+  for (cl_uint &v : in)
+    v = rng.next() ^ (rng.next() << 16);
 
   cl_kernel k = kernelFrom(src, "rounds");
   cl_mem din = bufferFrom(in), dout = buffer(n * 4);
@@ -790,14 +847,17 @@ TEST_F(Divergence, UniformLoopWithDivergentIfOn3DGroups) {
     for (size_t i = 0; i < n; ++i) {
       uint32_t v = in[i], acc = uint32_t(i);
       for (int r = 0; r < nrounds; ++r) {
-        if ((v >> (r & 31)) & 1u) acc = acc * 3u + uint32_t(r);
-        else if (acc & 4u) acc ^= v << (r & 7);
-        else acc -= 17u;
+        if ((v >> (r & 31)) & 1u)
+          acc = acc * 3u + uint32_t(r);
+        else if (acc & 4u)
+          acc ^= v << (r & 7);
+        else
+          acc -= 17u;
       }
       want[i] = acc;
     }
     setArgs(k, din, dout, nrounds);
-    for (const std::vector<size_t>& local : std::vector<std::vector<size_t>>{
+    for (const std::vector<size_t> &local : std::vector<std::vector<size_t>>{
              {5, 3, 2}, {16, 4, 1}, {1, 1, 1}, {40, 1, 1}, {8, 3, 4}, {}}) {
       write(dout, std::vector<cl_uint>(n, 0xdeadbeefu));
       run(k, global, local);
@@ -812,7 +872,7 @@ TEST_F(Divergence, UniformLoopWithDivergentIfOn3DGroups) {
 // digits of the item's value (0 for value 0).
 
 TEST_F(Divergence, PrivateArraysInDivergentLoops) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void digits(__global const uint* in, __global uint* out) {
       int g = get_global_id(0);
       uint table[8];
@@ -835,13 +895,21 @@ TEST_F(Divergence, PrivateArraysInDivergentLoops) {
   Lcg rng(11);
   for (size_t g = 0; g < kN; ++g) {
     switch (g % 4) {
-      case 0: in[g] = 0; break;
-      case 1: in[g] = rng.next() % 1000; break;
-      case 2: in[g] = rng.next() % 10000000; break;
-      default: in[g] = rng.next() | 0x80000000u;
+    case 0:
+      in[g] = 0;
+      break;
+    case 1:
+      in[g] = rng.next() % 1000;
+      break;
+    case 2:
+      in[g] = rng.next() % 10000000;
+      break;
+    default:
+      in[g] = rng.next() | 0x80000000u;
     }
     uint32_t table[8];
-    for (int i = 0; i < 8; ++i) table[i] = uint32_t(int(g) * (i + 3)) & 31u;
+    for (int i = 0; i < 8; ++i)
+      table[i] = uint32_t(int(g) * (i + 3)) & 31u;
     uint32_t v = in[g];
     int stack[10], sp = 0;
     while (v != 0u) {
@@ -852,7 +920,8 @@ TEST_F(Divergence, PrivateArraysInDivergentLoops) {
     while (sp > 0) {
       int d = stack[--sp];
       r = r * 7u + table[d & 7];
-      if (d == 9) table[(r >> 2) & 7u] += uint32_t(d);
+      if (d == 9)
+        table[(r >> 2) & 7u] += uint32_t(d);
     }
     want[g] = r;
   }
@@ -860,7 +929,7 @@ TEST_F(Divergence, PrivateArraysInDivergentLoops) {
   cl_kernel k = kernelFrom(src, "digits");
   cl_mem din = bufferFrom(in), dout = buffer(kN * 4);
   setArgs(k, din, dout);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     run(k, {kN}, local);
     EXPECT_TRUE(sameElements(read<cl_uint>(dout, kN), want)) << "local " << shape(local);
   }
@@ -875,7 +944,7 @@ TEST_F(Divergence, PrivateArraysInDivergentLoops) {
 // (as kernels launched on rounded-up global sizes are written), and the same loop
 // without that guard, launched on exactly the picture.
 
-const char* kMandelbrotExact = R"CLC(
+const char *kMandelbrotExact = R"CLC(
     #pragma OPENCL FP_CONTRACT OFF
     __kernel void mandelbrot_exact(__global int* iters, __global float* mag, int w,
                                    float x0, float y0, float step, int max_iter) {
@@ -896,22 +965,22 @@ const char* kMandelbrotExact = R"CLC(
 TEST_F(Divergence, DivergentLoopIsMaskedVectorised) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
   std::string said;
-  cl_program program = buildReporting(std::string(kMandelbrot) + "\n" + kMandelbrotExact, "vectorize",
-                                      said);
-  for (const char* name : {"mandelbrot", "mandelbrot_exact"}) {
+  cl_program program =
+      buildReporting(std::string(kMandelbrot) + "\n" + kMandelbrotExact, "vectorize", said);
+  for (const char *name : {"mandelbrot", "mandelbrot_exact"}) {
     // "<function>: work-item loop ...", the function named after the kernel.
     const std::string about = std::string(name) + ": work-item loop ";
     std::string reports;
     bool vectorised = false, leftScalar = false;
     std::istringstream lines(said);
     for (std::string line; std::getline(lines, line);) {
-      if (line.find(about) == std::string::npos) continue;
+      if (line.find(about) == std::string::npos)
+        continue;
       reports += line + "\n";
       vectorised |= line.find(about + "masked-vectorised") != std::string::npos;
       leftScalar |= line.find(about + "not masked-vectorised") != std::string::npos;
     }
-    EXPECT_TRUE(vectorised) << name << ": no \"work-item loop masked-vectorised\" in:\n"
-                            << said;
+    EXPECT_TRUE(vectorised) << name << ": no \"work-item loop masked-vectorised\" in:\n" << said;
     // LLVM may unswitch the loop into copies; every copy is to be vectorised.
     EXPECT_FALSE(leftScalar) << name << ": a work-item loop left scalar:\n" << reports;
   }
@@ -925,12 +994,13 @@ TEST_F(Divergence, DivergentLoopIsMaskedVectorised) {
   cl_kernel guarded = kernel(program, "mandelbrot"), exact = kernel(program, "mandelbrot_exact");
   setArgs(guarded, diters, dmag, p.w, p.h, p.x0, p.y0, p.step, p.maxIter);
   setArgs(exact, diters, dmag, p.w, p.x0, p.y0, p.step, p.maxIter);
-  for (const std::vector<size_t>& local :
+  for (const std::vector<size_t> &local :
        std::vector<std::vector<size_t>>{{16, 4}, {13, 5}, {40, 2}, {25, 3}}) {
     for (cl_kernel k : {guarded, exact}) {
-      const char* name = k == guarded ? "mandelbrot" : "mandelbrot_exact";
+      const char *name = k == guarded ? "mandelbrot" : "mandelbrot_exact";
       std::vector<size_t> global = {roundUp(p.w, local[0]), roundUp(p.h, local[1])};
-      if (k == exact && (global[0] != size_t(p.w) || global[1] != size_t(p.h))) continue;
+      if (k == exact && (global[0] != size_t(p.w) || global[1] != size_t(p.h)))
+        continue;
       write(diters, std::vector<cl_int>(pixels, -7));
       run(k, global, local);
       EXPECT_TRUE(sameElements(read<cl_int>(diters, pixels), wantIters))
@@ -945,7 +1015,7 @@ TEST_F(Divergence, DivergentLoopIsMaskedVectorised) {
 // path (the order and number of atomic operations are the program's), and the results
 // must be right whichever path it takes.
 TEST_F(Divergence, AtomicsInADivergentLoopStayCorrect) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void bins(__global const uint* in, volatile __global uint* hist,
                        __global uint* seen) {
       int g = get_global_id(0);
@@ -977,13 +1047,14 @@ TEST_F(Divergence, AtomicsInADivergentLoopStayCorrect) {
   cl_kernel k = kernelFrom(src, "bins");
   cl_mem din = bufferFrom(in), dhist = buffer(16 * 4), dseen = buffer(kN * 4);
   setArgs(k, din, dhist, dseen);
-  for (const std::vector<size_t>& local : kLocal1D) {
+  for (const std::vector<size_t> &local : kLocal1D) {
     write(dhist, std::vector<cl_uint>(16, 0));
     run(k, {kN}, local);
-    EXPECT_TRUE(sameElements(read<cl_uint>(dhist, 16), hist)) << "histogram, local " << shape(local);
+    EXPECT_TRUE(sameElements(read<cl_uint>(dhist, 16), hist))
+        << "histogram, local " << shape(local);
     EXPECT_TRUE(sameElements(read<cl_uint>(dseen, kN), seen)) << "counts, local " << shape(local);
   }
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -11,22 +11,24 @@ namespace fcltest {
 namespace {
 
 class Errors : public CLTest {
- protected:
+protected:
   // A few invalid calls crash PoCL 3.1 (assertions, NULL dereferences) instead of
   // returning the error; those are not made there, so the rest still runs, and the test
   // is then reported as skipped, naming them.
-  bool knownCrash(const char* what) {
+  bool knownCrash(const char *what) {
     // PoCL itself, or through FiberCL's forwarding platform (which passes calls on).
-    if (platform_name_.find("Portable Computing Language") == std::string::npos) return false;
+    if (platform_name_.find("Portable Computing Language") == std::string::npos)
+      return false;
     notRun_ += std::string(notRun_.empty() ? "" : ", ") + what;
     return true;
   }
   void TearDown() override {
     CLTest::TearDown();
-    if (!notRun_.empty()) GTEST_SKIP() << "not run (they crash " << platform_name_ << "): " << notRun_;
+    if (!notRun_.empty())
+      GTEST_SKIP() << "not run (they crash " << platform_name_ << "): " << notRun_;
   }
 
- private:
+private:
   std::string notRun_;
 };
 
@@ -37,18 +39,22 @@ TEST_F(Errors, PlatformAndDevice) {
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetPlatformIDs(0, nullptr, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetPlatformIDs(0, &p, nullptr));
   char buf[256];
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetPlatformInfo(platform_, kBogusInfo, sizeof buf, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetPlatformInfo(platform_, kBogusInfo, sizeof buf, buf, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetPlatformInfo(platform_, CL_PLATFORM_NAME, 1, buf, nullptr));
   cl_device_id d = nullptr;
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, &d, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, nullptr, nullptr));
   cl_uint n = 0;
   EXPECT_CL_ERR(CL_DEVICE_NOT_FOUND, clGetDeviceIDs(platform_, CL_DEVICE_TYPE_CUSTOM, 1, &d, &n));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetDeviceInfo(device_, CL_DEVICE_NAME, 1, buf, nullptr))
       << "param_value_size smaller than the name";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetDeviceInfo(device_, CL_DEVICE_MAX_COMPUTE_UNITS, 2, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetDeviceInfo(device_, CL_DEVICE_MAX_COMPUTE_UNITS, 2, buf, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetDeviceInfo(device_, kBogusInfo, sizeof buf, buf, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_DEVICE, clGetDeviceInfo(nullptr, CL_DEVICE_NAME, sizeof buf, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_DEVICE,
+                clGetDeviceInfo(nullptr, CL_DEVICE_NAME, sizeof buf, buf, nullptr));
 }
 
 TEST_F(Errors, Context) {
@@ -67,17 +73,20 @@ TEST_F(Errors, Context) {
   cl_context_properties twice[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform_,
                                    CL_CONTEXT_PLATFORM, (cl_context_properties)platform_, 0};
   c = clCreateContext(twice, 1, &device_, nullptr, nullptr, &err);
-  if (c) clReleaseContext(c);
+  if (c)
+    clReleaseContext(c);
   EXPECT_CL_ERR(CL_INVALID_PROPERTY, err) << "same property twice";
   cl_context_properties plat[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform_, 0};
   if (!knownCrash("clCreateContextFromType(CL_DEVICE_TYPE_CUSTOM)")) {
     c = clCreateContextFromType(plat, CL_DEVICE_TYPE_CUSTOM, nullptr, nullptr, &err);
-    if (c) clReleaseContext(c);
+    if (c)
+      clReleaseContext(c);
     EXPECT_CL_ERR(CL_DEVICE_NOT_FOUND, err);
   }
   char buf[64];
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetContextInfo(context_, kBogusInfo, sizeof buf, buf, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetContextInfo(context_, CL_CONTEXT_NUM_DEVICES, 1, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetContextInfo(context_, CL_CONTEXT_NUM_DEVICES, 1, buf, nullptr));
 }
 
 TEST_F(Errors, CommandQueue) {
@@ -87,10 +96,12 @@ TEST_F(Errors, CommandQueue) {
   EXPECT_CL_ERR(CL_INVALID_DEVICE, err);
   cl_queue_properties bad[] = {0x7777, 0, 0};
   q = clCreateCommandQueueWithProperties(context_, device_, bad, &err);
-  if (q) clReleaseCommandQueue(q);
+  if (q)
+    clReleaseCommandQueue(q);
   EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "unknown queue property";
   char buf[64];
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetCommandQueueInfo(queue_, kBogusInfo, sizeof buf, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetCommandQueueInfo(queue_, kBogusInfo, sizeof buf, buf, nullptr));
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, clFinish(nullptr));
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, clFlush(nullptr));
 }
@@ -99,10 +110,10 @@ TEST_F(Errors, CreateBuffer) {
   cl_int err = CL_SUCCESS;
   char host[64];
   struct Case {
-    const char* what;
+    const char *what;
     cl_mem_flags flags;
     size_t size;
-    void* host;
+    void *host;
     cl_int want;
   } cases[] = {
       {"size 0", CL_MEM_READ_WRITE, 0, nullptr, CL_INVALID_BUFFER_SIZE},
@@ -119,16 +130,18 @@ TEST_F(Errors, CreateBuffer) {
        CL_INVALID_VALUE},
       {"unknown flag bit", static_cast<cl_mem_flags>(1) << 40, 64, nullptr, CL_INVALID_VALUE},
   };
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     cl_mem m = clCreateBuffer(context_, c.flags, c.size, c.host, &err);
-    if (m) clReleaseMemObject(m);
+    if (m)
+      clReleaseMemObject(m);
     EXPECT_EQ(m, nullptr) << c.what;
     EXPECT_CL_ERR(c.want, err) << c.what;
   }
   cl_ulong max_alloc = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, static_cast<size_t>(max_alloc) + 1,
                             nullptr, &err);
-  if (m) clReleaseMemObject(m);
+  if (m)
+    clReleaseMemObject(m);
   EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err) << "size > CL_DEVICE_MAX_MEM_ALLOC_SIZE";
   m = clCreateBuffer(nullptr, CL_MEM_READ_WRITE, 64, nullptr, &err);
   EXPECT_CL_ERR(CL_INVALID_CONTEXT, err);
@@ -160,11 +173,13 @@ TEST_F(Errors, SubBuffer) {
   ASSERT_CL(err);
   atTearDown([good] { clReleaseMemObject(good); });
   s = sub(good, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, 0, align);
-  if (s) clReleaseMemObject(s);
+  if (s)
+    clReleaseMemObject(s);
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT, err) << "sub-buffer of a sub-buffer";
   cl_mem wo = buffer(4 * align, CL_MEM_WRITE_ONLY);
   s = sub(wo, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, 0, align);
-  if (s) clReleaseMemObject(s);
+  if (s)
+    clReleaseMemObject(s);
   EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "READ_ONLY sub-buffer of a WRITE_ONLY buffer";
 }
 
@@ -184,16 +199,21 @@ TEST_F(Errors, Transfers) {
   EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP,
                 clEnqueueCopyBuffer(queue_, m, m, 0, 10, 100, 0, nullptr, nullptr));
   cl_mem m2 = buffer(n);
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueCopyBuffer(queue_, m, m2, 0, 200, 100, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueCopyBuffer(queue_, m, m2, 0, 200, 100, 0, nullptr, nullptr))
       << "copy past the end of dst";
   cl_int pat = 0;
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, &pat, 3, 0, 12, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueFillBuffer(queue_, m, &pat, 3, 0, 12, 0, nullptr, nullptr))
       << "pattern size 3";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, &pat, 4, 2, 8, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueFillBuffer(queue_, m, &pat, 4, 2, 8, 0, nullptr, nullptr))
       << "offset not a multiple of the pattern size";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, &pat, 4, 0, 10, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueFillBuffer(queue_, m, &pat, 4, 0, 10, 0, nullptr, nullptr))
       << "size not a multiple of the pattern size";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueFillBuffer(queue_, m, nullptr, 4, 0, 8, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueFillBuffer(queue_, m, nullptr, 4, 0, 8, 0, nullptr, nullptr))
       << "NULL pattern";
   cl_event e = nullptr;
   EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST,
@@ -201,26 +221,28 @@ TEST_F(Errors, Transfers) {
   EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST,
                 clEnqueueReadBuffer(queue_, m, CL_TRUE, 0, 16, host.data(), 0, &e, nullptr));
   cl_mem noacc = buffer(n, CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS);
-  EXPECT_CL_ERR(CL_INVALID_OPERATION,
-                clEnqueueReadBuffer(queue_, noacc, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_OPERATION, clEnqueueReadBuffer(queue_, noacc, CL_TRUE, 0, 16,
+                                                          host.data(), 0, nullptr, nullptr))
       << "read from a HOST_NO_ACCESS buffer";
   cl_mem ro = buffer(n, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY);
   EXPECT_CL_ERR(CL_INVALID_OPERATION,
                 clEnqueueWriteBuffer(queue_, ro, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr))
       << "write to a HOST_READ_ONLY buffer";
   const size_t org[3] = {0, 0, 0}, zero_reg[3] = {0, 1, 1}, reg[3] = {32, 2, 1};
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(queue_, m, CL_TRUE, org, org, zero_reg, 0, 0,
-                                                          0, 0, host.data(), 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueReadBufferRect(queue_, m, CL_TRUE, org, org, zero_reg, 0, 0, 0, 0,
+                                        host.data(), 0, nullptr, nullptr))
       << "rect region with a zero";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(queue_, m, CL_TRUE, org, org, reg, 16, 0, 0,
-                                                          0, host.data(), 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(queue_, m, CL_TRUE, org, org, reg, 16, 0,
+                                                          0, 0, host.data(), 0, nullptr, nullptr))
       << "buffer_row_pitch < region[0]";
 }
 
 TEST_F(Errors, Mapping) {
   cl_mem m = buffer(256);
   cl_int err = CL_SUCCESS;
-  void* p = clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ, 200, 100, 0, nullptr, nullptr, &err);
+  void *p =
+      clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ, 200, 100, 0, nullptr, nullptr, &err);
   EXPECT_EQ(p, nullptr);
   EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "map past the end";
   p = clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0,
@@ -231,7 +253,8 @@ TEST_F(Errors, Mapping) {
     clFinish(queue_);
   }
   int not_mapped = 0;
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueUnmapMemObject(queue_, m, &not_mapped, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueUnmapMemObject(queue_, m, &not_mapped, 0, nullptr, nullptr))
       << "unmap of a pointer that was never mapped";
   cl_mem noacc = buffer(64, CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS);
   p = clEnqueueMapBuffer(queue_, noacc, CL_TRUE, CL_MAP_READ, 0, 16, 0, nullptr, nullptr, &err);
@@ -240,7 +263,7 @@ TEST_F(Errors, Mapping) {
 
 TEST_F(Errors, Programs) {
   cl_int err = CL_SUCCESS;
-  const char* src = "__kernel void k(__global int* p) { p[0] = 1; }\n"
+  const char *src = "__kernel void k(__global int* p) { p[0] = 1; }\n"
                     "__kernel void k2(__global int* p) { p[0] = 2; }\n";
   cl_program p = clCreateProgramWithSource(context_, 0, &src, nullptr, &err);
   EXPECT_EQ(p, nullptr);
@@ -248,7 +271,7 @@ TEST_F(Errors, Programs) {
   if (!knownCrash("clCreateProgramWithSource with NULL strings")) {
     p = clCreateProgramWithSource(context_, 1, nullptr, nullptr, &err);
     EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "strings NULL";
-    const char* with_null[] = {src, nullptr};
+    const char *with_null[] = {src, nullptr};
     p = clCreateProgramWithSource(context_, 2, with_null, nullptr, &err);
     EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "an entry of strings is NULL";
   }
@@ -275,8 +298,8 @@ TEST_F(Errors, Programs) {
     EXPECT_CL_ERR(CL_INVALID_DEVICE, clBuildProgram(unbuilt, 1, &nodev, "", nullptr, nullptr));
   }
   cl_build_status st;
-  EXPECT_CL_ERR(CL_INVALID_DEVICE,
-                clGetProgramBuildInfo(unbuilt, nullptr, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_DEVICE, clGetProgramBuildInfo(unbuilt, nullptr, CL_PROGRAM_BUILD_STATUS,
+                                                         sizeof st, &st, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE,
                 clGetProgramBuildInfo(unbuilt, device_, kBogusInfo, sizeof st, &st, nullptr));
 
@@ -294,10 +317,11 @@ TEST_F(Errors, Programs) {
   (void)attached;
   EXPECT_CL_ERR(CL_INVALID_OPERATION, clBuildProgram(built, 1, &device_, "", nullptr, nullptr))
       << "rebuild while kernel objects are attached";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clGetProgramInfo(built, kBogusInfo, sizeof names, names, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clGetProgramInfo(built, kBogusInfo, sizeof names, names, nullptr));
 
   size_t zero_len = 0;
-  const unsigned char* bin = reinterpret_cast<const unsigned char*>("x");
+  const unsigned char *bin = reinterpret_cast<const unsigned char *>("x");
   cl_int bst = 0;
   p = clCreateProgramWithBinary(context_, 1, &device_, &zero_len, &bin, &bst, &err);
   EXPECT_CL_ERR(CL_INVALID_VALUE, err) << "binary length 0";
@@ -327,17 +351,20 @@ TEST_F(Errors, KernelArguments) {
   EXPECT_CL_ERR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 1, 64, &x)) << "__local arg with a value";
   EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 0, nullptr)) << "__local arg of size 0";
   cl_long wide = 1;
-  EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 2, sizeof wide, &wide)) << "int arg, 8 bytes";
+  EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 2, sizeof wide, &wide))
+      << "int arg, 8 bytes";
   cl_float2 f2 = {{1, 2}};
   EXPECT_CL_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 3, sizeof f2, &f2)) << "float4 arg, 8 bytes";
-  EXPECT_CL_ERR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 2, sizeof x, nullptr)) << "scalar arg, NULL value";
+  EXPECT_CL_ERR(CL_INVALID_ARG_VALUE, clSetKernelArg(k, 2, sizeof x, nullptr))
+      << "scalar arg, NULL value";
   // A NULL buffer is a legal value for a __global pointer argument.
   EXPECT_CL(clSetKernelArg(k, 0, sizeof(cl_mem), nullptr));
   cl_mem null_mem = nullptr;
   EXPECT_CL(clSetKernelArg(k, 0, sizeof(cl_mem), &null_mem));
 
   char buf[64];
-  EXPECT_CL_ERR(CL_INVALID_ARG_INDEX, clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_ARG_INDEX,
+                clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetKernelInfo(k, kBogusInfo, sizeof buf, buf, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE,
                 clGetKernelWorkGroupInfo(k, device_, kBogusInfo, sizeof buf, buf, nullptr));
@@ -352,13 +379,16 @@ TEST_F(Errors, EnqueueNDRange) {
     })CLC");
   cl_kernel k = kernel(p, "k"), fixed = kernel(p, "fixed");
   const size_t g[3] = {64, 1, 1}, l[3] = {8, 1, 1};
-  EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS, clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS,
+                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 0, nullptr, nullptr))
       << "arguments not set";
   cl_mem m = buffer(4096 * sizeof(cl_int));
   setArgs(k, m);
   setArgs(fixed, m);
-  EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION, clEnqueueNDRangeKernel(queue_, k, 0, nullptr, g, l, 0, nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION, clEnqueueNDRangeKernel(queue_, k, 4, nullptr, g, l, 0, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION,
+                clEnqueueNDRangeKernel(queue_, k, 0, nullptr, g, l, 0, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_WORK_DIMENSION,
+                clEnqueueNDRangeKernel(queue_, k, 4, nullptr, g, l, 0, nullptr, nullptr));
   const size_t l4[1] = {4};
   EXPECT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE,
                 clEnqueueNDRangeKernel(queue_, fixed, 1, nullptr, g, l4, 0, nullptr, nullptr))
@@ -378,7 +408,8 @@ TEST_F(Errors, EnqueueNDRange) {
         << "local size 0";
   }
   size_t kwg = 0;
-  ASSERT_CL(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, nullptr));
+  ASSERT_CL(
+      clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, nullptr));
   size_t items[3] = {};
   ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, nullptr));
   if (kwg <= items[0] && items[1] >= 2) {
@@ -392,7 +423,8 @@ TEST_F(Errors, EnqueueNDRange) {
     EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST,
                   clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 1, nullptr, nullptr));
   }
-  EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 0, &e, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_EVENT_WAIT_LIST,
+                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 0, &e, nullptr));
 
   // Objects from another context.
   cl_int err = CL_SUCCESS;
@@ -402,12 +434,14 @@ TEST_F(Errors, EnqueueNDRange) {
   cl_event foreign = clCreateUserEvent(other, &err);
   ASSERT_CL(err);
   atTearDown([foreign] { clReleaseEvent(foreign); });
-  EXPECT_CL_ERR(CL_INVALID_CONTEXT, clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 1, &foreign, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_CONTEXT,
+                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, g, l, 1, &foreign, nullptr))
       << "wait-list event from another context";
   cl_command_queue oq = clCreateCommandQueueWithProperties(other, device_, nullptr, &err);
   ASSERT_CL(err);
   atTearDown([oq] { clReleaseCommandQueue(oq); });
-  EXPECT_CL_ERR(CL_INVALID_CONTEXT, clEnqueueNDRangeKernel(oq, k, 1, nullptr, g, l, 0, nullptr, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_CONTEXT,
+                clEnqueueNDRangeKernel(oq, k, 1, nullptr, g, l, 0, nullptr, nullptr))
       << "kernel from another context";
   cl_event mine = clCreateUserEvent(context_, &err);
   ASSERT_CL(err);
@@ -423,16 +457,19 @@ TEST_F(Errors, Events) {
   cl_event u = keep(clCreateUserEvent(context_, &err));
   ASSERT_CL(err);
   EXPECT_CL_ERR(CL_INVALID_VALUE, clSetUserEventStatus(u, CL_RUNNING)) << "status CL_RUNNING";
-  EXPECT_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE,
-                clGetEventProfilingInfo(u, CL_PROFILING_COMMAND_START, sizeof(cl_ulong), &err, nullptr))
+  EXPECT_CL_ERR(
+      CL_PROFILING_INFO_NOT_AVAILABLE,
+      clGetEventProfilingInfo(u, CL_PROFILING_COMMAND_START, sizeof(cl_ulong), &err, nullptr))
       << "profiling info of a user event";
   ASSERT_CL(clSetUserEventStatus(u, CL_COMPLETE));
   EXPECT_CL_ERR(CL_INVALID_OPERATION, clSetUserEventStatus(u, CL_COMPLETE)) << "status set twice";
   EXPECT_CL_ERR(CL_INVALID_VALUE, clWaitForEvents(0, nullptr));
   EXPECT_CL_ERR(CL_INVALID_VALUE, clWaitForEvents(1, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetEventCallback(u, CL_QUEUED, [](cl_event, cl_int, void*) {}, nullptr))
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetEventCallback(
+                                      u, CL_QUEUED, [](cl_event, cl_int, void *) {}, nullptr))
       << "callback type CL_QUEUED";
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetEventCallback(u, CL_COMPLETE, nullptr, nullptr)) << "NULL callback";
+  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetEventCallback(u, CL_COMPLETE, nullptr, nullptr))
+      << "NULL callback";
   char buf[16];
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetEventInfo(u, kBogusInfo, sizeof buf, buf, nullptr));
 
@@ -461,11 +498,12 @@ TEST_F(Errors, HandlesOfTheWrongType) {
   cl_kernel k = kernelFrom("__kernel void k(__global int* p) { p[0] = 1; }", "k");
   cl_int err = CL_SUCCESS;
   char buf[64];
-  EXPECT_CL_ERR(CL_INVALID_KERNEL,
-                clGetKernelInfo(reinterpret_cast<cl_kernel>(m), CL_KERNEL_NUM_ARGS, sizeof buf, buf, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT,
-                clGetMemObjectInfo(reinterpret_cast<cl_mem>(k), CL_MEM_SIZE, sizeof buf, buf, nullptr));
-  cl_mem bad = clCreateBuffer(reinterpret_cast<cl_context>(queue_), CL_MEM_READ_WRITE, 64, nullptr, &err);
+  EXPECT_CL_ERR(CL_INVALID_KERNEL, clGetKernelInfo(reinterpret_cast<cl_kernel>(m),
+                                                   CL_KERNEL_NUM_ARGS, sizeof buf, buf, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT, clGetMemObjectInfo(reinterpret_cast<cl_mem>(k), CL_MEM_SIZE,
+                                                          sizeof buf, buf, nullptr));
+  cl_mem bad =
+      clCreateBuffer(reinterpret_cast<cl_context>(queue_), CL_MEM_READ_WRITE, 64, nullptr, &err);
   EXPECT_EQ(bad, nullptr);
   EXPECT_CL_ERR(CL_INVALID_CONTEXT, err);
   EXPECT_CL_ERR(CL_INVALID_COMMAND_QUEUE, clFinish(reinterpret_cast<cl_command_queue>(context_)));
@@ -473,13 +511,14 @@ TEST_F(Errors, HandlesOfTheWrongType) {
   EXPECT_CL_ERR(CL_INVALID_EVENT, clWaitForEvents(1, &not_event));
   EXPECT_CL_ERR(CL_INVALID_PROGRAM,
                 clBuildProgram(reinterpret_cast<cl_program>(k), 1, &device_, "", nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_DEVICE,
-                clGetDeviceInfo(reinterpret_cast<cl_device_id>(m), CL_DEVICE_NAME, sizeof buf, buf, nullptr));
-  cl_kernel as_mem = k;  // arg_value points at a kernel handle, not a cl_mem
+  EXPECT_CL_ERR(CL_INVALID_DEVICE, clGetDeviceInfo(reinterpret_cast<cl_device_id>(m),
+                                                   CL_DEVICE_NAME, sizeof buf, buf, nullptr));
+  cl_kernel as_mem = k; // arg_value points at a kernel handle, not a cl_mem
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof(cl_mem), &as_mem));
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT,
-                clEnqueueReadBuffer(queue_, reinterpret_cast<cl_mem>(k), CL_TRUE, 0, 4, buf, 0, nullptr, nullptr));
+                clEnqueueReadBuffer(queue_, reinterpret_cast<cl_mem>(k), CL_TRUE, 0, 4, buf, 0,
+                                    nullptr, nullptr));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

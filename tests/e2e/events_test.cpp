@@ -10,7 +10,7 @@ namespace fcltest {
 namespace {
 
 class Events : public CLTest {
- protected:
+protected:
   cl_command_queue makeQueue(cl_command_queue_properties props) {
     cl_queue_properties p[] = {CL_QUEUE_PROPERTIES, props, 0};
     cl_int err = CL_SUCCESS;
@@ -53,7 +53,8 @@ class Events : public CLTest {
 };
 
 TEST_F(Events, OutOfOrderQueueChainsThreeKernelsThroughWaitLists) {
-  if (!supportsOutOfOrder()) GTEST_SKIP() << "device has no out-of-order host queues";
+  if (!supportsOutOfOrder())
+    GTEST_SKIP() << "device has no out-of-order host queues";
   cl_command_queue q = makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   cl_program p = chainProgram();
   cl_kernel set = kernel(p, "set"), dbl = kernel(p, "dbl"), add3 = kernel(p, "add3");
@@ -75,8 +76,10 @@ TEST_F(Events, OutOfOrderQueueChainsThreeKernelsThroughWaitLists) {
     EXPECT_EQ(status(e1), CL_COMPLETE);
     EXPECT_EQ(status(e2), CL_COMPLETE);
     std::vector<cl_int> r(n);
-    ASSERT_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n * sizeof(cl_int), r.data(), 0, nullptr, nullptr));
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(r[i], static_cast<cl_int>(2 * i + 3)) << "i=" << i;
+    ASSERT_CL(
+        clEnqueueReadBuffer(q, a, CL_TRUE, 0, n * sizeof(cl_int), r.data(), 0, nullptr, nullptr));
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(r[i], static_cast<cl_int>(2 * i + 3)) << "i=" << i;
   }
 }
 
@@ -122,15 +125,16 @@ TEST_F(Events, UserEventErrorFailsDependents) {
 std::atomic<int> g_cb_calls{0};
 std::atomic<cl_int> g_cb_status{99};
 
-void CL_CALLBACK onEvent(cl_event, cl_int st, void* user) {
+void CL_CALLBACK onEvent(cl_event, cl_int st, void *user) {
   g_cb_status.store(st);
-  static_cast<std::atomic<int>*>(user)->fetch_add(1);
+  static_cast<std::atomic<int> *>(user)->fetch_add(1);
   g_cb_calls.fetch_add(1);
 }
 
-bool waitFor(const std::atomic<int>& flag, int want) {
+bool waitFor(const std::atomic<int> &flag, int want) {
   for (int i = 0; i < 500; ++i) {
-    if (flag.load() >= want) return true;
+    if (flag.load() >= want)
+      return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return flag.load() >= want;
@@ -165,8 +169,8 @@ TEST_F(Events, CallbacksOnComplete) {
 }
 
 TEST_F(Events, MarkersAndBarriersWithWaitLists) {
-  cl_command_queue q = supportsOutOfOrder() ? makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
-                                            : makeQueue(0);
+  cl_command_queue q =
+      supportsOutOfOrder() ? makeQueue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) : makeQueue(0);
   cl_program p = chainProgram();
   cl_kernel s1 = kernel(p, "set"), s2 = kernel(p, "set"), d = kernel(p, "dbl");
   const size_t n = 1 << 14;
@@ -199,8 +203,10 @@ TEST_F(Events, MarkersAndBarriersWithWaitLists) {
   ASSERT_CL(clWaitForEvents(1, &e3));
   EXPECT_EQ(status(bar), CL_COMPLETE);
   std::vector<cl_int> r(n);
-  ASSERT_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n * sizeof(cl_int), r.data(), 0, nullptr, nullptr));
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(r[i], static_cast<cl_int>(2 * i)) << "i=" << i;
+  ASSERT_CL(
+      clEnqueueReadBuffer(q, a, CL_TRUE, 0, n * sizeof(cl_int), r.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r[i], static_cast<cl_int>(2 * i)) << "i=" << i;
   ASSERT_CL(clGetEventInfo(bar, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr));
   EXPECT_EQ(type, static_cast<cl_command_type>(CL_COMMAND_BARRIER));
 
@@ -273,9 +279,10 @@ TEST_F(Events, EmptyQueueFinishAndEventInfo) {
   EXPECT_EQ(eq, q);
   EXPECT_EQ(ec, context_);
   std::vector<cl_int> r(16);
-  ASSERT_CL(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof(cl_int) * 16, r.data(), 0, nullptr, nullptr));
+  ASSERT_CL(
+      clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof(cl_int) * 16, r.data(), 0, nullptr, nullptr));
   EXPECT_EQ(r, std::vector<cl_int>(16, 8));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -30,25 +30,28 @@ struct ProcessUse {
       std::istringstream in(line);
       std::string key;
       in >> key;
-      if (key == "VmRSS:") in >> u.rssKiB;
-      if (key == "VmSize:") in >> u.vmKiB;
+      if (key == "VmRSS:")
+        in >> u.rssKiB;
+      if (key == "VmSize:")
+        in >> u.vmKiB;
     }
     std::ifstream maps("/proc/self/maps");
-    for (std::string line; std::getline(maps, line);) ++u.mappings;
+    for (std::string line; std::getline(maps, line);)
+      ++u.mappings;
     return u;
   }
 };
 
 // Resident growth from `from` to `to` below `limitKiB`, in a normal build; in a
 // sanitized one not measured (kSanitizedBuild), and said so.
-void expectResidentGrowthBelow(const ProcessUse& from, const ProcessUse& to, long limitKiB);
+void expectResidentGrowthBelow(const ProcessUse &from, const ProcessUse &to, long limitKiB);
 
-std::ostream& operator<<(std::ostream& os, const ProcessUse& u) {
+std::ostream &operator<<(std::ostream &os, const ProcessUse &u) {
   return os << "RSS " << u.rssKiB << " KiB, " << u.mappings << " mappings, VM " << u.vmKiB
             << " KiB";
 }
 
-void expectResidentGrowthBelow(const ProcessUse& from, const ProcessUse& to, long limitKiB) {
+void expectResidentGrowthBelow(const ProcessUse &from, const ProcessUse &to, long limitKiB) {
   if (kSanitizedBuild) {
     std::cout << "[ NOT RUN  ] resident-size bound: sanitized build (its leak checker is the "
                  "assertion there)\n";
@@ -59,7 +62,7 @@ void expectResidentGrowthBelow(const ProcessUse& from, const ProcessUse& to, lon
 
 // Limits the process's address space (RLIMIT_AS) for one scope.
 class AddressSpaceLimit {
- public:
+public:
   explicit AddressSpaceLimit(rlim_t bytes) {
     getrlimit(RLIMIT_AS, &old_);
     rlimit lim = old_;
@@ -69,7 +72,7 @@ class AddressSpaceLimit {
   ~AddressSpaceLimit() { setrlimit(RLIMIT_AS, &old_); }
   bool ok() const { return ok_; }
 
- private:
+private:
   rlimit old_{};
   bool ok_ = false;
 };
@@ -79,18 +82,19 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 }
 
 class Exhaustion : public CLTest {
- protected:
+protected:
   // Runs `k` on `global` work-items and expects the command to fail with a report on
   // stderr containing `said`: the event's status is an error, clFinish returns, and a
   // wait on the event reports the failure. Returns what was printed.
-  std::string expectFailedCommand(cl_kernel k, size_t global, size_t local, const char* said) {
+  std::string expectFailedCommand(cl_kernel k, size_t global, size_t local, const char *said) {
     auto t0 = std::chrono::steady_clock::now();
     Completion c = runReporting(k, {global}, {local});
     std::cout << "[ INFO     ] command status " << c.status << " after " << secondsSince(t0)
               << " s\n";
     EXPECT_LT(c.status, 0) << "the command must fail\n" << c.stderrText;
     EXPECT_NE(c.stderrText.find(said), std::string::npos)
-        << "expected a report with \"" << said << "\"; stderr:\n" << c.stderrText;
+        << "expected a report with \"" << said << "\"; stderr:\n"
+        << c.stderrText;
     return c.stderrText;
   }
 };
@@ -104,7 +108,8 @@ TEST_F(Exhaustion, BufferBeyondMaxAllocSizeIsInvalid) {
     cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, size, nullptr, &err);
     EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err) << size << " bytes";
     EXPECT_EQ(m, nullptr);
-    if (m) clReleaseMemObject(m);
+    if (m)
+      clReleaseMemObject(m);
   }
   expectVecAddStillWorks();
 }
@@ -115,18 +120,20 @@ TEST_F(Exhaustion, BufferBeyondMaxAllocSizeIsInvalid) {
 TEST_F(Exhaustion, AllocationTheHostCannotProvideFails) {
   const cl_ulong maxAlloc = deviceInfo<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   const size_t big = size_t(1) << 30;
-  if (maxAlloc < big) GTEST_SKIP() << "CL_DEVICE_MAX_MEM_ALLOC_SIZE is below 1 GiB";
-  expectVecAddStillWorks();  // everything the context needs is in place before the limit
+  if (maxAlloc < big)
+    GTEST_SKIP() << "CL_DEVICE_MAX_MEM_ALLOC_SIZE is below 1 GiB";
+  expectVecAddStillWorks(); // everything the context needs is in place before the limit
   cl_int err = CL_SUCCESS;
   cl_mem m = nullptr;
-  void* svm = nullptr;
+  void *svm = nullptr;
   {
     AddressSpaceLimit limit(rlim_t(ProcessUse::now().vmKiB) * 1024 + (big / 4));
     ASSERT_TRUE(limit.ok());
     m = clCreateBuffer(context_, CL_MEM_READ_WRITE, big, nullptr, &err);
     cl_device_svm_capabilities svmCaps = 0;
     clGetDeviceInfo(device_, CL_DEVICE_SVM_CAPABILITIES, sizeof svmCaps, &svmCaps, nullptr);
-    if (svmCaps) svm = clSVMAlloc(context_, CL_MEM_READ_WRITE, big, 0);
+    if (svmCaps)
+      svm = clSVMAlloc(context_, CL_MEM_READ_WRITE, big, 0);
   }
   std::cout << "[ INFO     ] clCreateBuffer(1 GiB) under a 256 MiB margin: " << errName(err)
             << "\n";
@@ -138,8 +145,10 @@ TEST_F(Exhaustion, AllocationTheHostCannotProvideFails) {
     EXPECT_EQ(m, nullptr);
     EXPECT_EQ(svm, nullptr);
   }
-  if (m) clReleaseMemObject(m);
-  if (svm) clSVMFree(context_, svm);
+  if (m)
+    clReleaseMemObject(m);
+  if (svm)
+    clSVMFree(context_, svm);
   expectVecAddStillWorks();
 }
 
@@ -161,11 +170,11 @@ TEST_F(Exhaustion, BufferOfTheMaxAllocSizeIsCreatedOrRefused) {
   if (m) {
     // Its last bytes are usable.
     const cl_uint v = 0x5eed;
-    ASSERT_CL(clEnqueueWriteBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v, &v,
-                                   0, nullptr, nullptr));
+    ASSERT_CL(clEnqueueWriteBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v, &v, 0,
+                                   nullptr, nullptr));
     cl_uint back = 0;
-    ASSERT_CL(clEnqueueReadBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v,
-                                  &back, 0, nullptr, nullptr));
+    ASSERT_CL(clEnqueueReadBuffer(queue_, m, CL_TRUE, size_t(maxAlloc) - sizeof v, sizeof v, &back,
+                                  0, nullptr, nullptr));
     EXPECT_EQ(back, v);
     if (isFiberCL()) {
       EXPECT_LT(after.rssKiB - before.rssKiB, 64 * 1024) << "the buffer is committed lazily";
@@ -180,9 +189,9 @@ TEST_F(Exhaustion, BufferOfTheMaxAllocSizeIsCreatedOrRefused) {
 // One round: a program built from `src`, its kernel "fill", a 256 KiB buffer the kernel
 // writes, the event of the launch; checked, then all released.
 void createUseAndRelease(cl_context context, cl_device_id device, cl_command_queue queue,
-                         const std::string& src, cl_int v) {
+                         const std::string &src, cl_int v) {
   const size_t n = 64 * 1024;
-  const char* text = src.c_str();
+  const char *text = src.c_str();
   cl_int err = CL_SUCCESS;
   cl_program p = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
   ASSERT_CL(err);
@@ -205,7 +214,7 @@ void createUseAndRelease(cl_context context, cl_device_id device, cl_command_que
   ASSERT_CL(clReleaseProgram(p));
 }
 
-const char* kFillSource = R"CLC(
+const char *kFillSource = R"CLC(
   __kernel void fill(__global int* out, int v) { out[get_global_id(0)] = v + (int)get_global_id(0); }
 )CLC";
 
@@ -214,7 +223,7 @@ const char* kFillSource = R"CLC(
 TEST_F(Exhaustion, HundredsOfProgramsKernelsAndBuffersDoNotAccumulate) {
   SKIP_UNLESS_FIBERCL("FiberCL's resource use; PoCL takes about a second per build");
   auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < 50; ++i)  // caches and pools fill
+  for (int i = 0; i < 50; ++i) // caches and pools fill
     ASSERT_NO_FATAL_FAILURE(createUseAndRelease(context_, device_, queue_, kFillSource, i));
   ProcessUse warm = ProcessUse::now();
   const int rounds = 500;
@@ -252,7 +261,8 @@ TEST_F(Exhaustion, FreshlyCompiledProgramsDoNotAccumulate) {
   // What a build allocates (Clang's compiler instance, LLVM modules), if any of it were
   // kept, would add up over twenty builds.
   // TSan maps metadata of its own for what each build allocates (27 over 20 builds).
-  if (!kThreadSanitizerBuild) EXPECT_LT(end.mappings - warm.mappings, 20) << warm << " -> " << end;
+  if (!kThreadSanitizerBuild)
+    EXPECT_LT(end.mappings - warm.mappings, 20) << warm << " -> " << end;
   expectResidentGrowthBelow(warm, end, 16 * 1024);
 }
 
@@ -261,7 +271,7 @@ TEST_F(Exhaustion, FreshlyCompiledProgramsDoNotAccumulate) {
 // 16 MiB of private memory: more than any host thread's stack (8 MiB by default), so
 // whichever thread runs the group overflows. The indices come from memory: the array
 // cannot be taken apart, every access is a real store or load.
-const char* kDeepSource = R"CLC(
+const char *kDeepSource = R"CLC(
   __kernel void deep(__global const int* idx, __global int* out) {
     int a[1 << 22];
     size_t i = get_global_id(0);
@@ -271,7 +281,7 @@ const char* kDeepSource = R"CLC(
 
 // 4 MiB with a barrier: on fibers (FIBERCL_BARRIERS=fibers), every work-item but the
 // first runs on a fiber stack of FIBERCL_STACK_SIZE (256 KiB by default).
-const char* kDeepBarrierSource = R"CLC(
+const char *kDeepBarrierSource = R"CLC(
   __kernel void deepbar(__global const int* idx, __global int* out) {
     int a[1 << 20];
     size_t i = get_global_id(0);
@@ -288,7 +298,7 @@ TEST_F(Exhaustion, WorkItemStackOverflowFailsTheCommand) {
   cl_mem idx = bufferFrom(std::vector<cl_int>{1 << 21, (1 << 22) - 1, 0, 12345, 0, 12345});
   cl_mem out = buffer(64 * sizeof(cl_int));
   setArgs(k, idx, out);
-  for (int attempt = 0; attempt < 3; ++attempt)  // on the pool's threads and on this one
+  for (int attempt = 0; attempt < 3; ++attempt) // on the pool's threads and on this one
     expectFailedCommand(k, 64, 4, "stack overflow");
   expectVecAddStillWorks();
 }
@@ -297,7 +307,7 @@ TEST_F(Exhaustion, FiberStackOverflowFailsTheCommand) {
   SKIP_UNLESS_FIBERCL("fault isolation; other CPU implementations crash the process");
   cl_kernel k;
   {
-    ScopedEnv fibers{{"FIBERCL_BARRIERS", "fibers"}};  // read when the program is built
+    ScopedEnv fibers{{"FIBERCL_BARRIERS", "fibers"}}; // read when the program is built
     k = kernelFrom(kDeepBarrierSource, "deepbar");
   }
   // 512 KiB below the frame's top first: another work-item's stack, without probes.
@@ -326,8 +336,8 @@ TEST_F(Exhaustion, AccessFarOutsideABufferFailsTheCommand) {
                            "far");
   cl_mem out = buffer(256 * sizeof(cl_int));
   // Where the buffer is (FiberCL's kernels see host addresses).
-  cl_kernel where = kernelFrom(
-      "__kernel void where(__global ulong* out) { out[0] = (ulong)out; }", "where");
+  cl_kernel where =
+      kernelFrom("__kernel void where(__global ulong* out) { out[0] = (ulong)out; }", "where");
   setArgs(where, out);
   run(where, {1}, {1});
   const uintptr_t base = uintptr_t(read<cl_ulong>(out, 1)[0]);
@@ -336,7 +346,7 @@ TEST_F(Exhaustion, AccessFarOutsideABufferFailsTheCommand) {
   for (cl_long offset : {-(cl_long(1) << 38), cl_long(1) << 38})
     for (cl_int load : {0, 1}) {
       const uintptr_t page = (base + uintptr_t(offset) * sizeof(cl_int)) & ~uintptr_t(4095);
-      const bool mapped = msync(reinterpret_cast<void*>(page), 4096, MS_ASYNC) == 0;
+      const bool mapped = msync(reinterpret_cast<void *>(page), 4096, MS_ASYNC) == 0;
       if (mapped && kSanitizedBuild) {
         std::cout << "[ NOT RUN  ] offset " << offset << ": the sanitizer maps that address\n";
         continue;
@@ -344,8 +354,7 @@ TEST_F(Exhaustion, AccessFarOutsideABufferFailsTheCommand) {
       ASSERT_FALSE(mapped) << "something is mapped a tebibyte from the buffer: no fault to check";
       setArgs(k, out, offset, load);
       std::string said = expectFailedCommand(k, 256, 64, "SIGSEGV");
-      EXPECT_NE(said.find("FiberCL: kernel 'far' crashed in work-group (0,0,0)"),
-                std::string::npos)
+      EXPECT_NE(said.find("FiberCL: kernel 'far' crashed in work-group (0,0,0)"), std::string::npos)
           << said;
     }
   expectVecAddStillWorks();
@@ -420,7 +429,7 @@ TEST_F(Exhaustion, EndlessLoopWithoutMemoryAccessIsReported) {
 // the clock: FIBERCL_KERNEL_TIMEOUT (read at each launch). Work-group 5 never ends;
 // the command fails, the group is stopped wherever it runs (a pool thread or the thread
 // in clFinish), and the kernel still runs on data that ends.
-const char* kCollatzSource = R"CLC(
+const char *kCollatzSource = R"CLC(
   __kernel void collatz(__global const uint* start, __global uint* steps, __global int* flag) {
     uint x = start[get_global_id(0)], n = 0;
     while (x != 1) { x = (x & 1) ? 3 * x + 1 : x / 2; ++n; }
@@ -428,16 +437,16 @@ const char* kCollatzSource = R"CLC(
     VARIANT
   })CLC";
 
-const char* kWaitForGroup7 = R"CLC(
+const char *kWaitForGroup7 = R"CLC(
     if (get_group_id(0) == 7) atomic_xchg((volatile __global int*)flag, 1);
     if (get_group_id(0) == 6) while (atomic_add((volatile __global int*)flag, 0) == 0) {})CLC";
 
 struct EndlessVariant {
-  const char* name;
-  const char* code;      // replaces VARIANT
-  const char* options;   // build options
-  const char* env;       // FIBERCL_* variable set for the build and the launch, or ""
-  const char* envValue;
+  const char *name;
+  const char *code;    // replaces VARIANT
+  const char *options; // build options
+  const char *env;     // FIBERCL_* variable set for the build and the launch, or ""
+  const char *envValue;
 };
 
 class EndlessComputation : public Exhaustion, public testing::WithParamInterface<EndlessVariant> {};
@@ -447,16 +456,18 @@ TEST_P(EndlessComputation, IsStoppedByTheKernelTimeout) {
   if (kThreadSanitizerBuild)
     GTEST_SKIP() << "NOT RUN under TSan: it defers the stop signal until the thread runs "
                     "instrumented code, which the endless JIT-compiled loop never does";
-  const EndlessVariant& v = GetParam();
+  const EndlessVariant &v = GetParam();
   ScopedEnv timeout{{"FIBERCL_KERNEL_TIMEOUT", "0.5"}};
   std::unique_ptr<ScopedEnv> env;
-  if (*v.env) env.reset(new ScopedEnv{{v.env, v.envValue}});
+  if (*v.env)
+    env.reset(new ScopedEnv{{v.env, v.envValue}});
   std::string src = kCollatzSource;
   src.replace(src.find("VARIANT"), 7, v.code);
   cl_kernel k = kernelFrom(src, "collatz", v.options);
   std::vector<cl_uint> start(64);
-  for (size_t i = 0; i < start.size(); ++i) start[i] = cl_uint(i + 1);
-  start[5 * 8 + 3] = 0;  // group 5
+  for (size_t i = 0; i < start.size(); ++i)
+    start[i] = cl_uint(i + 1);
+  start[5 * 8 + 3] = 0; // group 5
   cl_mem s = bufferFrom(start), steps = buffer(start.size() * sizeof(cl_uint));
   cl_mem flag = bufferFrom(std::vector<cl_int>{0});
   setArgs(k, s, steps, flag);
@@ -485,7 +496,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Group 6 waits for group 7: the groups run under the scheduler.
         EndlessVariant{"Scheduled", kWaitForGroup7, "", "", ""},
         EndlessVariant{"ScheduledDeterministically", kWaitForGroup7, "", "FIBERCL_SEED", "7"}),
-    [](const testing::TestParamInfo<EndlessVariant>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<EndlessVariant> &info) { return info.param.name; });
 
 // --- Nothing accumulates over failures --------------------------------------------
 
@@ -543,15 +554,17 @@ TEST_F(Exhaustion, RepeatedFailuresLeakNothing) {
     }
   };
   auto stacks = [&] { return deviceInfo<cl_ulong>(device_, CL_DEVICE_STACKS_CREATED_FIBERCL); };
-  for (int i = 0; i < 2; ++i) ASSERT_NO_FATAL_FAILURE(round());
+  for (int i = 0; i < 2; ++i)
+    ASSERT_NO_FATAL_FAILURE(round());
   ProcessUse warm = ProcessUse::now();
   cl_ulong stacksWarm = stacks();
   auto t0 = std::chrono::steady_clock::now();
   const int rounds = 12;
-  for (int i = 0; i < rounds; ++i) ASSERT_NO_FATAL_FAILURE(round());
+  for (int i = 0; i < rounds; ++i)
+    ASSERT_NO_FATAL_FAILURE(round());
   ProcessUse end = ProcessUse::now();
-  std::cout << "[ INFO     ] " << rounds * failing.size() << " failed commands in " << secondsSince(t0)
-            << " s; " << warm << " -> " << end << "; fiber stacks created "
+  std::cout << "[ INFO     ] " << rounds * failing.size() << " failed commands in "
+            << secondsSince(t0) << " s; " << warm << " -> " << end << "; fiber stacks created "
             << stacks() - stacksWarm << "\n";
   // Each overflowing group holds 7 fiber stacks (two mappings each): leaked, they would
   // be 84 stacks and 168 mappings.
@@ -561,5 +574,5 @@ TEST_F(Exhaustion, RepeatedFailuresLeakNothing) {
   expectVecAddStillWorks();
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <CL/cl_ext.h>  // CL_DEVICE_HALF_FP_CONFIG
+#include <CL/cl_ext.h> // CL_DEVICE_HALF_FP_CONFIG
 
 #include "cl_test.hpp"
 
@@ -23,47 +23,62 @@ uint16_t halfFrom(__int128 m, int e, Round mode) {
   const bool negative = m < 0;
   unsigned __int128 a = negative ? -static_cast<unsigned __int128>(m) : m;
   const uint16_t sign = negative ? 0x8000 : 0;
-  if (a == 0) return sign;
+  if (a == 0)
+    return sign;
   int length = 0;
-  for (unsigned __int128 t = a; t; t >>= 1) ++length;
+  for (unsigned __int128 t = a; t; t >>= 1)
+    ++length;
   const int exponent = length - 1 + e;               // floor(log2 |value|)
-  int k = exponent - 10 < -24 ? -24 : exponent - 10;  // the result's quantum, 2^k
+  int k = exponent - 10 < -24 ? -24 : exponent - 10; // the result's quantum, 2^k
   const int shift = k - e;
   unsigned __int128 q;
   bool inexact = false, above_half = false, at_half = false;
   if (shift <= 0) {
     q = a << -shift;
   } else if (shift >= 127) {
-    q = 0, inexact = true;  // far below the quantum: less than half of it
+    q = 0, inexact = true; // far below the quantum: less than half of it
   } else {
     q = a >> shift;
-    unsigned __int128 r = a - (q << shift), halfq = static_cast<unsigned __int128>(1) << (shift - 1);
+    unsigned __int128 r = a - (q << shift), halfq = static_cast<unsigned __int128>(1)
+                                                    << (shift - 1);
     inexact = r != 0, above_half = r > halfq, at_half = r == halfq;
   }
   bool up = false;
   switch (mode) {
-    case Round::Nearest: up = above_half || (at_half && (q & 1)); break;
-    case Round::Zero: break;
-    case Round::Up: up = inexact && !negative; break;
-    case Round::Down: up = inexact && negative; break;
+  case Round::Nearest:
+    up = above_half || (at_half && (q & 1));
+    break;
+  case Round::Zero:
+    break;
+  case Round::Up:
+    up = inexact && !negative;
+    break;
+  case Round::Down:
+    up = inexact && negative;
+    break;
   }
   q += up;
-  if (q == 2048) q = 1024, ++k;
-  if (k > 5) {  // beyond 65504
+  if (q == 2048)
+    q = 1024, ++k;
+  if (k > 5) { // beyond 65504
     bool to_infinity = mode == Round::Nearest || (mode == Round::Up && !negative) ||
                        (mode == Round::Down && negative);
     return sign | (to_infinity ? 0x7c00 : 0x7bff);
   }
-  if (q < 1024) return sign | static_cast<uint16_t>(q);  // subnormal (k == -24)
+  if (q < 1024)
+    return sign | static_cast<uint16_t>(q); // subnormal (k == -24)
   return sign | static_cast<uint16_t>(((k + 25) << 10) | (static_cast<unsigned>(q) - 1024));
 }
 
 uint16_t halfFromDouble(double v, Round mode = Round::Nearest) {
-  if (std::isnan(v)) return 0x7e00;
-  if (std::isinf(v)) return v > 0 ? 0x7c00 : 0xfc00;
-  if (v == 0) return std::signbit(v) ? 0x8000 : 0;
+  if (std::isnan(v))
+    return 0x7e00;
+  if (std::isinf(v))
+    return v > 0 ? 0x7c00 : 0xfc00;
+  if (v == 0)
+    return std::signbit(v) ? 0x8000 : 0;
   int e;
-  double f = std::frexp(v, &e);  // v = f * 2^e, 0.5 <= |f| < 1
+  double f = std::frexp(v, &e); // v = f * 2^e, 0.5 <= |f| < 1
   return halfFrom(static_cast<__int128>(std::ldexp(f, 53)), e - 53, mode);
 }
 
@@ -76,18 +91,19 @@ int64_t scaled(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 double toDouble(uint16_t h) {
-  if (!isFinite(h)) return isNaN(h) ? NAN : ((h & 0x8000) ? -INFINITY : INFINITY);
+  if (!isFinite(h))
+    return isNaN(h) ? NAN : ((h & 0x8000) ? -INFINITY : INFINITY);
   double v = std::ldexp(static_cast<double>(scaled(h)), -24);
   return (v == 0 && (h & 0x8000)) ? -0.0 : v;
 }
 // Distance in ulps between two halves (same-sign ordering of the bit patterns).
 int ulps(uint16_t a, uint16_t b) {
-  auto ordered = [](uint16_t h) { return (h & 0x8000) ? -static_cast<int>(h & 0x7fff) : static_cast<int>(h); };
+  auto ordered = [](uint16_t h) {
+    return (h & 0x8000) ? -static_cast<int>(h & 0x7fff) : static_cast<int>(h);
+  };
   return std::abs(ordered(a) - ordered(b));
 }
-bool sameHalf(uint16_t got, uint16_t want) {
-  return got == want || (isNaN(got) && isNaN(want));
-}
+bool sameHalf(uint16_t got, uint16_t want) { return got == want || (isNaN(got) && isNaN(want)); }
 std::string hex(uint16_t h) {
   char b[8];
   snprintf(b, sizeof b, "0x%04x", h);
@@ -95,14 +111,16 @@ std::string hex(uint16_t h) {
 }
 
 class Half : public CLTest {
- protected:
+protected:
   void SetUp() override {
     CLTest::SetUp();
-    if (!hasExtension("cl_khr_fp16")) GTEST_SKIP() << "device has no cl_khr_fp16";
+    if (!hasExtension("cl_khr_fp16"))
+      GTEST_SKIP() << "device has no cl_khr_fp16";
   }
   std::vector<uint16_t> allHalves() {
     std::vector<uint16_t> v(65536);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint16_t>(i);
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<uint16_t>(i);
     return v;
   }
 };
@@ -137,7 +155,7 @@ TEST_F(Half, ArithmeticIsCorrectlyRoundedForEveryHalf) {
   std::vector<uint16_t> x = allHalves(), y(n), c(n);
   for (size_t i = 0; i < n; ++i) {
     y[i] = static_cast<uint16_t>(i * 40503u + 17);
-    if (i % 4 == 0) {  // c near -a * b: the sum cancels and rounds at its last bits
+    if (i % 4 == 0) { // c near -a * b: the sum cancels and rounds at its last bits
       c[i] = static_cast<uint16_t>(halfFromDouble(-toDouble(x[i]) * toDouble(y[i])) ^ (i & 8));
     } else if (i % 4 == 2) {
       // a * 1.5 is a tie between two halves when a's mantissa is odd; a tiny c decides
@@ -166,9 +184,12 @@ TEST_F(Half, ArithmeticIsCorrectlyRoundedForEveryHalf) {
       want[4] = halfFrom(fma, -48, Round::Nearest);
       want[5] = halfFrom(sa - sb, -24, Round::Nearest);
       // Exact zero results: +0 except for (-0) + (-0) and the products' signs.
-      if (sa + sb == 0) want[0] = (a & b & 0x8000) ? 0x8000 : 0;
-      if (sa - sb == 0) want[5] = (a & ~b & 0x8000) ? 0x8000 : 0;
-      if (sa * sb == 0) want[1] = (a ^ b) & 0x8000;
+      if (sa + sb == 0)
+        want[0] = (a & b & 0x8000) ? 0x8000 : 0;
+      if (sa - sb == 0)
+        want[5] = (a & ~b & 0x8000) ? 0x8000 : 0;
+      if (sa * sb == 0)
+        want[1] = (a ^ b) & 0x8000;
       if (fma == 0)
         want[4] = (sa * sb == 0 && sc == 0) ? (((a ^ b) & c[i] & 0x8000) ? 0x8000 : 0) : 0;
     } else {
@@ -177,9 +198,9 @@ TEST_F(Half, ArithmeticIsCorrectlyRoundedForEveryHalf) {
       want[4] = halfFromDouble(std::fma(da, db, toDouble(c[i])));
       want[5] = halfFromDouble(da - db);
     }
-    want[2] = halfFromDouble(da / db);  // the double quotient is never a false half tie
+    want[2] = halfFromDouble(da / db); // the double quotient is never a false half tie
     want[3] = halfFromDouble(std::sqrt(da));
-    static const char* names[] = {"+", "*", "/", "sqrt", "fma", "-"};
+    static const char *names[] = {"+", "*", "/", "sqrt", "fma", "-"};
     for (int j = 0; j < 6; ++j) {
       if (!sameHalf(r[i * 6 + j], want[j])) {
         ADD_FAILURE() << names[j] << "(" << hex(a) << ", " << hex(b)
@@ -219,14 +240,16 @@ TEST_F(Half, MathFunctionsAreWithinTwoUlpForEveryHalf) {
   setArgs(k, bx, out);
   run(k, {n});
   std::vector<uint16_t> r = read<uint16_t>(out, n * 10);
-  static const char* names[] = {"sin", "cos", "exp", "log", "tan", "atan", "exp2", "cbrt", "pow(x,1.5)", "rsqrt"};
+  static const char *names[] = {"sin",  "cos",  "exp",  "log",        "tan",
+                                "atan", "exp2", "cbrt", "pow(x,1.5)", "rsqrt"};
   int failures = 0, worst = 0;
   for (size_t i = 0; i < n && failures < 10; ++i) {
-    if (!isFinite(x[i])) continue;
+    if (!isFinite(x[i]))
+      continue;
     const double v = toDouble(x[i]);
-    const double want[10] = {std::sin(v), std::cos(v), std::exp(v), std::log(v), std::tan(v),
-                             std::atan(v), std::exp2(v), std::cbrt(v), std::pow(v, 1.5),
-                             1.0 / std::sqrt(v)};
+    const double want[10] = {std::sin(v),      std::cos(v),       std::exp(v),  std::log(v),
+                             std::tan(v),      std::atan(v),      std::exp2(v), std::cbrt(v),
+                             std::pow(v, 1.5), 1.0 / std::sqrt(v)};
     for (int j = 0; j < 10; ++j) {
       const uint16_t w = halfFromDouble(want[j]), g = r[i * 10 + j];
       if (isNaN(w) || isNaN(g)) {
@@ -296,25 +319,29 @@ TEST_F(Half, ConversionsRoundAsTheirSuffixSays) {
       const uint16_t want = halfFromDouble(j < 4 ? static_cast<double>(f[i]) : d[i], modes[j % 4]);
       if (r[i * 8 + j] != want) {
         ADD_FAILURE() << "convert_half mode " << j % 4 << " of " << (j < 4 ? "float " : "double ")
-                      << (j < 4 ? f[i] : d[i]) << " = " << hex(r[i * 8 + j]) << ", want " << hex(want);
+                      << (j < 4 ? f[i] : d[i]) << " = " << hex(r[i * 8 + j]) << ", want "
+                      << hex(want);
         ++failures;
       }
     }
     const double h0 = toDouble(h[i * 2]);
     const double scaledh = toDouble(halfFromDouble(h0 * 64.0));
-    const int want_int = std::isnan(scaledh) ? 0
-                         : scaledh >= 2147483647.0 ? 2147483647
+    const int want_int = std::isnan(scaledh)        ? 0
+                         : scaledh >= 2147483647.0  ? 2147483647
                          : scaledh <= -2147483648.0 ? INT32_MIN
                                                     : static_cast<int>(std::nearbyint(scaledh));
-    const int want_short = std::isnan(h0) ? 0 : static_cast<int>(std::fmax(-32768.0, std::fmin(32767.0, std::trunc(h0))));
-    const int want_uchar = std::isnan(h0) ? 0 : static_cast<int>(std::fmax(0.0, std::fmin(255.0, std::floor(h0))));
+    const int want_short =
+        std::isnan(h0) ? 0
+                       : static_cast<int>(std::fmax(-32768.0, std::fmin(32767.0, std::trunc(h0))));
+    const int want_uchar =
+        std::isnan(h0) ? 0 : static_cast<int>(std::fmax(0.0, std::fmin(255.0, std::floor(h0))));
     const int64_t iv = static_cast<int64_t>(static_cast<int>(i * 37 - 600000));
     const int want_from_int = halfFrom(iv, 0, Round::Up);
     const int want[4] = {want_int, want_short, want_uchar, want_from_int};
     for (int j = 0; j < 4; ++j) {
       if (ri[i * 4 + j] != want[j]) {
-        ADD_FAILURE() << "integer conversion " << j << " of half " << hex(h[i * 2]) << " / int " << iv
-                      << ": " << ri[i * 4 + j] << ", want " << want[j];
+        ADD_FAILURE() << "integer conversion " << j << " of half " << hex(h[i * 2]) << " / int "
+                      << iv << ": " << ri[i * 4 + j] << ", want " << want[j];
         ++failures;
       }
     }
@@ -337,9 +364,10 @@ TEST_F(Half, VectorsRelationalsAndImagesCarryHalves) {
       write_imageh(img, (int2)(i % 64, i / 64), sh);
     })CLC",
                            "misc");
-  const size_t n = 4096;  // 8 halves each: every pattern once (x[8i + j])
+  const size_t n = 4096; // 8 halves each: every pattern once (x[8i + j])
   std::vector<uint16_t> x(n * 8);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i * 2 + (i >> 15));
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<uint16_t>(i * 2 + (i >> 15));
   cl_image_format fmt = {CL_RGBA, CL_HALF_FLOAT};
   cl_image_desc desc = {};
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -363,13 +391,15 @@ TEST_F(Half, VectorsRelationalsAndImagesCarryHalves) {
       const uint16_t in = x[i * 8 + j];
       ASSERT_EQ(y[i * 8 + j], isNaN(in) ? 0 : in) << "element " << i * 8 + j;
     }
-    const int want = (isNaN(x[i * 8 + 3]) ? -1 : 0) + 2 * ((x[i * 8 + 5] & 0x7fff) == 0x7c00 ? -1 : 0) +
+    const int want = (isNaN(x[i * 8 + 3]) ? -1 : 0) +
+                     2 * ((x[i * 8 + 5] & 0x7fff) == 0x7c00 ? -1 : 0) +
                      4 * ((x[i * 8 + 7] & 0x8000) ? -1 : 0) + 8 * (isNaN(x[i * 8 + 3]) ? 1 : 0);
     ASSERT_EQ(rr[i], want) << "group " << i;
     for (int c = 0; c < 4; ++c)
-      ASSERT_TRUE(sameHalf(pixels[i * 4 + c], x[i * 8 + 3 - c])) << "pixel " << i << " channel " << c;
+      ASSERT_TRUE(sameHalf(pixels[i * 4 + c], x[i * 8 + 3 - c]))
+          << "pixel " << i << " channel " << c;
   }
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

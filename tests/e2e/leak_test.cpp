@@ -57,26 +57,30 @@ TEST_F(Leaks, CreateUseReleaseCyclesGiveMemoryBack) {
     clReleaseKernel(k);
     clReleaseMemObject(sub);
     clReleaseMemObject(m); // still used by the command: freed when it is done
-    if (i % 50 == 0 || q != queue_) check(clWaitForEvents(1, &ran), "clWaitForEvents");
+    if (i % 50 == 0 || q != queue_)
+      check(clWaitForEvents(1, &ran), "clWaitForEvents");
     clReleaseEvent(ran);
-    if (q != queue_) clReleaseCommandQueue(q);
+    if (q != queue_)
+      clReleaseCommandQueue(q);
   };
   constexpr int kWarmUp = 10000, kCycles = 100000;
-  for (int i = 0; i < kWarmUp; ++i) cycle(i);
+  for (int i = 0; i < kWarmUp; ++i)
+    cycle(i);
   ASSERT_CL(clFinish(queue_));
   const size_t before = residentBytes();
   auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < kCycles; ++i) cycle(i);
+  for (int i = 0; i < kCycles; ++i)
+    cycle(i);
   ASSERT_CL(clFinish(queue_));
   const size_t after = residentBytes();
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "[ INFO     ] " << kCycles << " cycles in " << s << " s; resident "
-            << before / 1024 << " KiB -> " << after / 1024 << " KiB\n";
+  std::cout << "[ INFO     ] " << kCycles << " cycles in " << s << " s; resident " << before / 1024
+            << " KiB -> " << after / 1024 << " KiB\n";
   // 8 MiB over 10^5 cycles: a leak of 84 bytes or more per cycle fails.
   if (!kSanitizedBuild)
     EXPECT_LT(after, before + (8u << 20)) << "resident size grew by " << (after - before) / 1024
-                                           << " KiB over " << kCycles << " cycles";
+                                          << " KiB over " << kCycles << " cycles";
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

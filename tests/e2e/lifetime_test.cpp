@@ -17,7 +17,7 @@ namespace {
 class Lifetime : public CLTest {};
 
 // Waits (bounded) until `flag` reaches `want`.
-bool waitFor(const std::atomic<int>& flag, int want, int ms = 5000) {
+bool waitFor(const std::atomic<int> &flag, int want, int ms = 5000) {
   for (int i = 0; i < ms && flag.load() != want; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return flag.load() == want;
@@ -36,7 +36,7 @@ TEST_F(Lifetime, RetainAndReleaseFromManyThreadsKeepCountsExact) {
   ASSERT_CL(err);
   std::atomic<int> destroyed{0};
   ASSERT_CL(clSetMemObjectDestructorCallback(
-      m, [](cl_mem, void* d) { ++*static_cast<std::atomic<int>*>(d); }, &destroyed));
+      m, [](cl_mem, void *d) { ++*static_cast<std::atomic<int> *>(d); }, &destroyed));
 
   auto counts = [&] {
     cl_uint c[6] = {};
@@ -61,15 +61,18 @@ TEST_F(Lifetime, RetainAndReleaseFromManyThreadsKeepCountsExact) {
                   clRetainEvent(user) == CL_SUCCESS && clRetainContext(context_) == CL_SUCCESS;
         if ((r + t) % 64 == 0) {
           std::vector<cl_uint> now = counts();
-          for (size_t i = 0; i < now.size(); ++i) ok = ok && now[i] > before[i];
+          for (size_t i = 0; i < now.size(); ++i)
+            ok = ok && now[i] > before[i];
         }
         ok = ok && clReleaseContext(context_) == CL_SUCCESS && clReleaseEvent(user) == CL_SUCCESS &&
              clReleaseCommandQueue(queue_) == CL_SUCCESS && clReleaseProgram(p) == CL_SUCCESS &&
              clReleaseKernel(k) == CL_SUCCESS && clReleaseMemObject(m) == CL_SUCCESS;
-        if (!ok) ++failures;
+        if (!ok)
+          ++failures;
       }
     });
-  for (auto& th : threads) th.join();
+  for (auto &th : threads)
+    th.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(counts(), before) << "reference counts did not come back";
   EXPECT_EQ(destroyed.load(), 0) << "the buffer was destroyed while referenced";
@@ -91,7 +94,7 @@ TEST_F(Lifetime, CallbacksReleaseObjectsWhileOtherThreadsUseThem) {
   const size_t n = 256;
   cl_mem out = bufferFrom(std::vector<cl_int>(n, 0));
   std::vector<cl_command_queue> queues(kThreads);
-  for (auto& q : queues) {
+  for (auto &q : queues) {
     cl_int err = CL_SUCCESS;
     q = clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
     ASSERT_CL(err);
@@ -102,21 +105,21 @@ TEST_F(Lifetime, CallbacksReleaseObjectsWhileOtherThreadsUseThem) {
     cl_mem in = nullptr;
   };
   struct Release {
-    Round* round;
-    std::atomic<int>* released;
+    Round *round;
+    std::atomic<int> *released;
   };
   std::atomic<int> destroyed{0}, released{0}, failures{0};
   std::vector<Round> rounds(kRounds);
   std::vector<Release> releases(kRounds);
   for (int r = 0; r < kRounds; ++r) {
-    Round& R = rounds[r];
+    Round &R = rounds[r];
     releases[r] = {&R, &released};
     cl_int err = CL_SUCCESS;
     // A different source per round: a fresh program, not a cached one.
     std::string src = "__kernel void add(__global int* out, __global const int* in) {\n"
                       "  atomic_add(&out[get_global_id(0)], in[get_global_id(0)]); } // " +
                       std::to_string(r);
-    const char* text = src.c_str();
+    const char *text = src.c_str();
     R.p = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
     ASSERT_CL(err);
     ASSERT_CL(clBuildProgram(R.p, 1, &device_, "", nullptr, nullptr));
@@ -127,7 +130,7 @@ TEST_F(Lifetime, CallbacksReleaseObjectsWhileOtherThreadsUseThem) {
                           ones.data(), &err);
     ASSERT_CL(err);
     ASSERT_CL(clSetMemObjectDestructorCallback(
-        R.in, [](cl_mem, void* d) { ++*static_cast<std::atomic<int>*>(d); }, &destroyed));
+        R.in, [](cl_mem, void *d) { ++*static_cast<std::atomic<int> *>(d); }, &destroyed));
     ASSERT_CL(clSetKernelArg(R.k, 0, sizeof out, &out));
     ASSERT_CL(clSetKernelArg(R.k, 1, sizeof R.in, &R.in));
     for (int t = 0; t < kThreads; ++t) {
@@ -140,8 +143,8 @@ TEST_F(Lifetime, CallbacksReleaseObjectsWhileOtherThreadsUseThem) {
     clReleaseKernel(R.k);
     clReleaseProgram(R.p);
   }
-  auto releaseRound = [](cl_event, cl_int, void* data) {
-    auto* rel = static_cast<Release*>(data);
+  auto releaseRound = [](cl_event, cl_int, void *data) {
+    auto *rel = static_cast<Release *>(data);
     clReleaseMemObject(rel->round->in);
     clReleaseKernel(rel->round->k);
     clReleaseProgram(rel->round->p);
@@ -152,31 +155,36 @@ TEST_F(Lifetime, CallbacksReleaseObjectsWhileOtherThreadsUseThem) {
     threads.emplace_back([&, t] {
       for (int r = 0; r < kRounds; ++r) {
         cl_event e = nullptr;
-        cl_int err = clEnqueueNDRangeKernel(queues[t], rounds[r].k, 1, nullptr, &n, nullptr, 0,
-                                            nullptr, &e);
+        cl_int err =
+            clEnqueueNDRangeKernel(queues[t], rounds[r].k, 1, nullptr, &n, nullptr, 0, nullptr, &e);
         if (err == CL_SUCCESS)
           err = clSetEventCallback(e, CL_COMPLETE, releaseRound, &releases[r]);
-        if (err != CL_SUCCESS) ++failures;
-        if (e) clReleaseEvent(e);
-        if (r % 7 == t) std::this_thread::sleep_for(std::chrono::microseconds(200 * t));
+        if (err != CL_SUCCESS)
+          ++failures;
+        if (e)
+          clReleaseEvent(e);
+        if (r % 7 == t)
+          std::this_thread::sleep_for(std::chrono::microseconds(200 * t));
       }
       clFinish(queues[t]);
     });
-  for (auto& th : threads) th.join();
+  for (auto &th : threads)
+    th.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_TRUE(waitFor(released, kThreads * kRounds)) << released.load() << " callbacks ran";
-  EXPECT_TRUE(waitFor(destroyed, kRounds)) << destroyed.load() << " buffers destroyed of "
-                                           << kRounds;
+  EXPECT_TRUE(waitFor(destroyed, kRounds))
+      << destroyed.load() << " buffers destroyed of " << kRounds;
   EXPECT_EQ(read<cl_int>(out, n), std::vector<cl_int>(n, kThreads * kRounds));
-  for (auto q : queues) clReleaseCommandQueue(q);
+  for (auto q : queues)
+    clReleaseCommandQueue(q);
 }
 
 // A queue released while its commands are still waiting (on a user event): the
 // commands still run, their events stay valid and still name the queue, and the queue
 // goes only when the last of them does.
 TEST_F(Lifetime, QueueReleasedWithCommandsInFlight) {
-  cl_kernel k = kernelFrom("__kernel void inc(__global int* d) { d[get_global_id(0)] += 1; }",
-                           "inc");
+  cl_kernel k =
+      kernelFrom("__kernel void inc(__global int* d) { d[get_global_id(0)] += 1; }", "inc");
   const size_t n = 128;
   cl_mem m = bufferFrom(std::vector<cl_int>(n, 0));
   setArgs(k, m);
@@ -216,18 +224,18 @@ TEST_F(Lifetime, ContextOutlivedByItsObjects) {
   ASSERT_CL(err);
   std::atomic<int> gone{0};
   ASSERT_CL(clSetContextDestructorCallback(
-      ctx, [](cl_context, void* d) { ++*static_cast<std::atomic<int>*>(d); }, &gone));
+      ctx, [](cl_context, void *d) { ++*static_cast<std::atomic<int> *>(d); }, &gone));
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device_, nullptr, &err);
   ASSERT_CL(err);
-  const char* src = "__kernel void twice(__global int* d) { d[get_global_id(0)] *= 2; }";
+  const char *src = "__kernel void twice(__global int* d) { d[get_global_id(0)] *= 2; }";
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
   ASSERT_CL(err);
   ASSERT_CL(clBuildProgram(p, 1, &device_, "", nullptr, nullptr));
   cl_kernel k = clCreateKernel(p, "twice", &err);
   ASSERT_CL(err);
   std::vector<cl_int> v{1, 2, 3, 4};
-  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(cl_int),
-                            v.data(), &err);
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            v.size() * sizeof(cl_int), v.data(), &err);
   ASSERT_CL(err);
   ASSERT_CL(clReleaseContext(ctx));
   EXPECT_EQ(gone.load(), 0) << "context destroyed while its objects live";
@@ -235,7 +243,8 @@ TEST_F(Lifetime, ContextOutlivedByItsObjects) {
   const size_t n = v.size();
   ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
   std::vector<cl_int> got(n);
-  ASSERT_CL(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_int), got.data(), 0, nullptr, nullptr));
+  ASSERT_CL(
+      clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(cl_int), got.data(), 0, nullptr, nullptr));
   EXPECT_EQ(got, (std::vector<cl_int>{2, 4, 6, 8}));
   cl_context named = nullptr;
   EXPECT_CL(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof named, &named, nullptr));
@@ -248,5 +257,5 @@ TEST_F(Lifetime, ContextOutlivedByItsObjects) {
   EXPECT_TRUE(waitFor(gone, 1)) << "context destructor callback ran " << gone.load() << " times";
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -17,7 +17,8 @@ using Memory = CLTest;
 
 std::vector<unsigned char> bytePattern(size_t n, unsigned seed) {
   std::vector<unsigned char> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>((i * 131 + seed * 17 + (i >> 8)) & 0xFF);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<unsigned char>((i * 131 + seed * 17 + (i >> 8)) & 0xFF);
   return v;
 }
 
@@ -43,8 +44,8 @@ TEST_F(Memory, ReadWriteCopy) {
   ASSERT_CL(clEnqueueWriteBuffer(queue_, a, CL_TRUE, 4097, part.size(), part.data(), 0, nullptr,
                                  nullptr));
   std::vector<unsigned char> back(779);
-  ASSERT_CL(clEnqueueReadBuffer(queue_, a, CL_TRUE, 4096, back.size(), back.data(), 0, nullptr,
-                                nullptr));
+  ASSERT_CL(
+      clEnqueueReadBuffer(queue_, a, CL_TRUE, 4096, back.size(), back.data(), 0, nullptr, nullptr));
   EXPECT_EQ(back[0], src[4096]);
   EXPECT_TRUE(std::equal(part.begin(), part.end(), back.begin() + 1));
   EXPECT_EQ(back[778], src[4096 + 778]);
@@ -61,14 +62,16 @@ TEST_F(Memory, FillWithEveryPatternSize) {
     const size_t off = ps * 3, size = ps * 5;
     ASSERT_CL(clEnqueueFillBuffer(queue_, m, pat.data(), ps, off, size, 0, nullptr, nullptr));
     std::vector<unsigned char> want = init;
-    for (size_t i = 0; i < size; ++i) want[off + i] = pat[i % ps];
+    for (size_t i = 0; i < size; ++i)
+      want[off + i] = pat[i % ps];
     EXPECT_EQ(read<unsigned char>(m, n), want);
   }
 }
 
 // Host model of a rectangular copy between two linear byte arrays.
-void hostRect(const unsigned char* src, const size_t so[3], size_t srp, size_t ssp,
-              unsigned char* dst, const size_t dor[3], size_t drp, size_t dsp, const size_t reg[3]) {
+void hostRect(const unsigned char *src, const size_t so[3], size_t srp, size_t ssp,
+              unsigned char *dst, const size_t dor[3], size_t drp, size_t dsp,
+              const size_t reg[3]) {
   for (size_t z = 0; z < reg[2]; ++z)
     for (size_t y = 0; y < reg[1]; ++y)
       std::memcpy(dst + (dor[2] + z) * dsp + (dor[1] + y) * drp + dor[0],
@@ -86,8 +89,8 @@ TEST_F(Memory, RectReadWriteCopy) {
   std::vector<unsigned char> model = dev_init;
 
   const size_t borig[3] = {5, 3, 1}, horig[3] = {7, 2, 1}, region[3] = {30, 11, 4};
-  ASSERT_CL(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, borig, horig, region, brp, bsp, hrp,
-                                     hsp, host.data(), 0, nullptr, nullptr));
+  ASSERT_CL(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, borig, horig, region, brp, bsp, hrp, hsp,
+                                     host.data(), 0, nullptr, nullptr));
   hostRect(host.data(), horig, hrp, hsp, model.data(), borig, brp, bsp, region);
   EXPECT_EQ(read<unsigned char>(m, bsize), model) << "clEnqueueWriteBufferRect";
 
@@ -96,8 +99,8 @@ TEST_F(Memory, RectReadWriteCopy) {
   std::vector<unsigned char> model2(bsize, 0x5A);
   write(m2, model2);
   const size_t so[3] = {2, 1, 0}, dorg[3] = {10, 4, 2}, creg[3] = {40, 9, 3};
-  ASSERT_CL(clEnqueueCopyBufferRect(queue_, m, m2, so, dorg, creg, brp, bsp, brp, bsp, 0,
-                                    nullptr, nullptr));
+  ASSERT_CL(clEnqueueCopyBufferRect(queue_, m, m2, so, dorg, creg, brp, bsp, brp, bsp, 0, nullptr,
+                                    nullptr));
   hostRect(model.data(), so, brp, bsp, model2.data(), dorg, brp, bsp, creg);
   EXPECT_EQ(read<unsigned char>(m2, bsize), model2) << "clEnqueueCopyBufferRect";
 
@@ -114,26 +117,29 @@ TEST_F(Memory, MapWriteThenReadBack) {
   const size_t n = 10000;
   cl_mem m = buffer(n * sizeof(cl_int));
   cl_int err = CL_SUCCESS;
-  auto* p = static_cast<cl_int*>(clEnqueueMapBuffer(queue_, m, CL_TRUE,
-                                                    CL_MAP_WRITE_INVALIDATE_REGION, 0,
-                                                    n * sizeof(cl_int), 0, nullptr, nullptr, &err));
+  auto *p =
+      static_cast<cl_int *>(clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
+                                               0, n * sizeof(cl_int), 0, nullptr, nullptr, &err));
   ASSERT_CL(err);
   ASSERT_NE(p, nullptr);
-  for (size_t i = 0; i < n; ++i) p[i] = static_cast<cl_int>(i * 3 - 7);
+  for (size_t i = 0; i < n; ++i)
+    p[i] = static_cast<cl_int>(i * 3 - 7);
   ASSERT_CL(clEnqueueUnmapMemObject(queue_, m, p, 0, nullptr, nullptr));
   // A kernel sees the mapped writes.
-  cl_kernel k = kernelFrom("__kernel void inc(__global int* a) { a[get_global_id(0)] += 1; }",
-                           "inc");
+  cl_kernel k =
+      kernelFrom("__kernel void inc(__global int* a) { a[get_global_id(0)] += 1; }", "inc");
   setArgs(k, m);
   run(k, {n});
   std::vector<cl_int> r = read<cl_int>(m, n);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(r[i], static_cast<cl_int>(i * 3 - 6));
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r[i], static_cast<cl_int>(i * 3 - 6));
   // Map a sub-range for reading.
-  auto* q = static_cast<cl_int*>(clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ,
-                                                    100 * sizeof(cl_int), 50 * sizeof(cl_int), 0,
-                                                    nullptr, nullptr, &err));
+  auto *q = static_cast<cl_int *>(clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ,
+                                                     100 * sizeof(cl_int), 50 * sizeof(cl_int), 0,
+                                                     nullptr, nullptr, &err));
   ASSERT_CL(err);
-  for (size_t i = 0; i < 50; ++i) EXPECT_EQ(q[i], static_cast<cl_int>((100 + i) * 3 - 6));
+  for (size_t i = 0; i < 50; ++i)
+    EXPECT_EQ(q[i], static_cast<cl_int>((100 + i) * 3 - 6));
   cl_uint maps = 0;
   ASSERT_CL(clGetMemObjectInfo(m, CL_MEM_MAP_COUNT, sizeof maps, &maps, nullptr));
   EXPECT_EQ(maps, 1u);
@@ -143,13 +149,14 @@ TEST_F(Memory, MapWriteThenReadBack) {
 
 TEST_F(Memory, UseHostPtrIsZeroCopy) {
   const size_t n = 4096;
-  void* raw = nullptr;
+  void *raw = nullptr;
   ASSERT_EQ(posix_memalign(&raw, 4096, n * sizeof(cl_int)), 0);
   atTearDown([raw] { std::free(raw); });
-  auto* host = static_cast<cl_int*>(raw);
-  for (size_t i = 0; i < n; ++i) host[i] = static_cast<cl_int>(i);
+  auto *host = static_cast<cl_int *>(raw);
+  for (size_t i = 0; i < n; ++i)
+    host[i] = static_cast<cl_int>(i);
   cl_mem m = buffer(n * sizeof(cl_int), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, host);
-  void* hp = nullptr;
+  void *hp = nullptr;
   ASSERT_CL(clGetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof hp, &hp, nullptr));
   EXPECT_EQ(hp, host);
   cl_kernel k = kernelFrom(
@@ -158,9 +165,10 @@ TEST_F(Memory, UseHostPtrIsZeroCopy) {
   setArgs(k, m);
   run(k, {n});
   cl_int err = CL_SUCCESS;
-  void* mp = clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ, 64, 128, 0, nullptr, nullptr, &err);
+  void *mp =
+      clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ, 64, 128, 0, nullptr, nullptr, &err);
   ASSERT_CL(err);
-  EXPECT_EQ(mp, static_cast<void*>(reinterpret_cast<char*>(host) + 64))
+  EXPECT_EQ(mp, static_cast<void *>(reinterpret_cast<char *>(host) + 64))
       << "map of a USE_HOST_PTR buffer must return a pointer derived from host_ptr";
   for (size_t i = 0; i < n; ++i)
     ASSERT_EQ(host[i], static_cast<cl_int>(i * i + 1)) << "host array not updated at " << i;
@@ -171,7 +179,7 @@ TEST_F(Memory, UseHostPtrIsZeroCopy) {
 TEST_F(Memory, CopyHostPtrSnapshotsTheHostData) {
   std::vector<cl_int> host = {1, 2, 3, 4};
   cl_mem m = bufferFrom(host);
-  host[0] = 100;  // must not affect the buffer
+  host[0] = 100; // must not affect the buffer
   EXPECT_EQ(read<cl_int>(m, 4), (std::vector<cl_int>{1, 2, 3, 4}));
   // ALLOC_HOST_PTR | COPY_HOST_PTR is also valid.
   cl_mem m2 = buffer(4 * sizeof(cl_int), CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, host.data());
@@ -184,13 +192,15 @@ TEST_F(Memory, SubBuffers) {
   const size_t align = align_bits / 8;
   ASSERT_GE(align, sizeof(cl_int));
   std::vector<cl_int> init(n);
-  for (size_t i = 0; i < n; ++i) init[i] = static_cast<cl_int>(i);
+  for (size_t i = 0; i < n; ++i)
+    init[i] = static_cast<cl_int>(i);
   cl_mem parent = bufferFrom(init);
   const size_t origin = align * ((1000 * sizeof(cl_int) + align - 1) / align);
   const size_t count = 700;
   cl_buffer_region reg = {origin, count * sizeof(cl_int)};
   cl_int err = CL_SUCCESS;
-  cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
+  cl_mem sub =
+      clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
   ASSERT_CL(err);
   atTearDown([sub] { clReleaseMemObject(sub); });
   cl_mem assoc = nullptr;
@@ -218,8 +228,10 @@ TEST_F(Memory, SubBuffers) {
 
   if (align > sizeof(cl_int)) {
     cl_buffer_region bad = {origin + sizeof(cl_int), 16};
-    cl_mem s2 = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &bad, &err);
-    if (s2) clReleaseMemObject(s2);
+    cl_mem s2 =
+        clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &bad, &err);
+    if (s2)
+      clReleaseMemObject(s2);
     EXPECT_EQ(s2, nullptr);
     EXPECT_CL_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET, err);
   }
@@ -227,8 +239,8 @@ TEST_F(Memory, SubBuffers) {
 
 std::atomic<int> g_destructor_order{0};
 
-void CL_CALLBACK onDestroy(cl_mem, void* user) {
-  auto* slot = static_cast<std::atomic<int>*>(user);
+void CL_CALLBACK onDestroy(cl_mem, void *user) {
+  auto *slot = static_cast<std::atomic<int> *>(user);
   slot->store(++g_destructor_order);
 }
 
@@ -258,8 +270,8 @@ TEST_F(Memory, DestructorCallbacksFireOnReleaseInReverseOrder) {
 // use after free), and a new buffer set in its place works; a buffer in use by an
 // enqueued command lives until the command is done.
 TEST_F(Memory, KernelArgumentsDoNotKeepBuffersAlive) {
-  cl_kernel k = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
-                           "inc");
+  cl_kernel k =
+      kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }", "inc");
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), nullptr, &err);
   ASSERT_CL(err);
@@ -269,8 +281,8 @@ TEST_F(Memory, KernelArgumentsDoNotKeepBuffersAlive) {
   ASSERT_CL(clReleaseMemObject(m));
   EXPECT_NE(deleted.load(), 0) << "the buffer set as an argument was not deleted on release";
   size_t global = 64;
-  EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS,
-                clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_KERNEL_ARGS, clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global,
+                                                               nullptr, 0, nullptr, nullptr));
   cl_mem fresh = bufferFrom(std::vector<cl_int>(64, 41));
   setArgs(k, fresh);
   run(k, {64});
@@ -304,7 +316,7 @@ TEST_F(Memory, SharedVirtualMemory) {
   struct Node {
     cl_int value;
     cl_int pad;
-    Node* next;
+    Node *next;
   };
   cl_kernel k = kernelFrom(R"CLC(
     typedef struct Node { int value; int pad; __global struct Node* next; } Node;
@@ -316,21 +328,23 @@ TEST_F(Memory, SharedVirtualMemory) {
     })CLC",
                            "walk", "-cl-std=CL2.0");
   const int nodes = 10, items = 16;
-  auto* list = static_cast<Node*>(clSVMAlloc(context_, CL_MEM_READ_WRITE, nodes * sizeof(Node), 0));
+  auto *list =
+      static_cast<Node *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, nodes * sizeof(Node), 0));
   ASSERT_NE(list, nullptr);
-  auto* sums = static_cast<cl_int*>(clSVMAlloc(
+  auto *sums = static_cast<cl_int *>(clSVMAlloc(
       context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, items * sizeof(cl_int), 64));
   ASSERT_NE(sums, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(sums) % 64, 0u);
   // Coarse-grained: the host writes between map and unmap.
   ASSERT_CL(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_WRITE, list, nodes * sizeof(Node), 0, nullptr,
                             nullptr));
-  for (int i = 0; i < nodes; ++i) list[i] = {i + 1, 0, i + 1 < nodes ? &list[i + 1] : nullptr};
+  for (int i = 0; i < nodes; ++i)
+    list[i] = {i + 1, 0, i + 1 < nodes ? &list[i + 1] : nullptr};
   ASSERT_CL(clEnqueueSVMUnmap(queue_, list, 0, nullptr, nullptr));
   cl_int zero = 0;
   ASSERT_CL(clEnqueueSVMMemFill(queue_, sums, &zero, sizeof zero, items * sizeof(cl_int), 0,
                                 nullptr, nullptr));
-  std::vector<cl_int> host(items, 100);  // fine-grained system SVM: a plain host array
+  std::vector<cl_int> host(items, 100); // fine-grained system SVM: a plain host array
   ASSERT_CL(clSetKernelArgSVMPointer(k, 0, list));
   ASSERT_CL(clSetKernelArgSVMPointer(k, 1, sums));
   ASSERT_CL(clSetKernelArgSVMPointer(k, 2, host.data()));
@@ -345,8 +359,8 @@ TEST_F(Memory, SharedVirtualMemory) {
   EXPECT_EQ(sums[0], 1);
   EXPECT_CL_ERR(CL_MEM_COPY_OVERLAP, clEnqueueSVMMemcpy(queue_, CL_TRUE, sums + 1, sums,
                                                         8 * sizeof(cl_int), 0, nullptr, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clEnqueueSVMMemFill(queue_, sums, &zero, 3, 12, 0, nullptr,
-                                                      nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clEnqueueSVMMemFill(queue_, sums, &zero, 3, 12, 0, nullptr, nullptr));
   // A buffer on an SVM allocation says so.
   cl_int err = CL_SUCCESS;
   cl_mem b = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, items * sizeof(cl_int), sums, &err);
@@ -356,28 +370,30 @@ TEST_F(Memory, SharedVirtualMemory) {
   EXPECT_EQ(uses, static_cast<cl_bool>(CL_TRUE));
   clReleaseMemObject(b);
   // ... and may not be larger than the allocation.
-  cl_mem big = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, 2 * items * sizeof(cl_int), sums, &err);
+  cl_mem big =
+      clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, 2 * items * sizeof(cl_int), sums, &err);
   EXPECT_CL_ERR(CL_INVALID_BUFFER_SIZE, err);
-  if (big) clReleaseMemObject(big);
+  if (big)
+    clReleaseMemObject(big);
   // clEnqueueSVMFree calls the application's function once the queue gets there.
   struct Freed {
     cl_uint count = 0;
-    void* first = nullptr;
+    void *first = nullptr;
   } freed;
-  void* toFree[] = {list};
+  void *toFree[] = {list};
   ASSERT_CL(clEnqueueSVMFree(
       queue_, 1, toFree,
-      [](cl_command_queue, cl_uint n, void* ptrs[], void* user) {
-        auto* f = static_cast<Freed*>(user);
+      [](cl_command_queue, cl_uint n, void *ptrs[], void *user) {
+        auto *f = static_cast<Freed *>(user);
         f->count = n;
         f->first = ptrs[0];
       },
       &freed, 0, nullptr, nullptr));
   ASSERT_CL(clFinish(queue_));
   EXPECT_EQ(freed.count, 1u);
-  EXPECT_EQ(freed.first, static_cast<void*>(list));
+  EXPECT_EQ(freed.first, static_cast<void *>(list));
   clSVMFree(context_, list);
-  void* sumsPtr[] = {sums};
+  void *sumsPtr[] = {sums};
   ASSERT_CL(clEnqueueSVMFree(queue_, 1, sumsPtr, nullptr, nullptr, 0, nullptr, nullptr));
   ASSERT_CL(clFinish(queue_));
   // Invalid requests get NULL.
@@ -386,5 +402,5 @@ TEST_F(Memory, SharedVirtualMemory) {
   EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_ATOMICS, 64, 0), nullptr);
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

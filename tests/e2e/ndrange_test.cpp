@@ -34,7 +34,8 @@ TEST_F(NDRange, VecAddOneMillionFloats) {
   std::vector<float> c = read<float>(dc, n);
   size_t bad = 0;
   for (size_t i = 0; i < n; ++i)
-    if (c[i] != a[i] + b[i] && bad++ < 5) ADD_FAILURE() << "c[" << i << "] = " << c[i];
+    if (c[i] != a[i] + b[i] && bad++ < 5)
+      ADD_FAILURE() << "c[" << i << "] = " << c[i];
   EXPECT_EQ(bad, 0u);
 }
 
@@ -50,7 +51,9 @@ TEST_F(NDRange, PreferredVectorWidthsFollowTheHostSimd) {
   if (isFiberCL()) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    cl_uint bytes = __builtin_cpu_supports("avx512f") ? 64 : __builtin_cpu_supports("avx") ? 32 : 16;
+    cl_uint bytes = __builtin_cpu_supports("avx512f") ? 64
+                    : __builtin_cpu_supports("avx")   ? 32
+                                                      : 16;
     EXPECT_EQ(ints, bytes / 4) << "the host's SIMD register holds " << bytes / 4 << " ints";
     EXPECT_EQ(longs, bytes / 8);
     EXPECT_EQ(deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR), 16u);
@@ -76,7 +79,7 @@ TEST_F(NDRange, PreferredVectorWidthsFollowTheHostSimd) {
 }
 
 TEST_F(NDRange, SaxpyOddSizeWithExplicitGroups) {
-  const size_t n = 100003;  // prime: only local size 1 divides it
+  const size_t n = 100003; // prime: only local size 1 divides it
   std::vector<float> x(n), y(n);
   for (size_t i = 0; i < n; ++i) {
     x[i] = static_cast<float>(i % 1000) / 7.0f;
@@ -109,7 +112,7 @@ TEST_F(NDRange, SaxpyOddSizeWithExplicitGroups) {
 // requires uniform groups, so there the size still divides the global size.
 TEST_F(NDRange, NullLocalSizeWithPrimeGlobalSize) {
   const size_t n = 100003;
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     #if __OPENCL_C_VERSION__ < 200
     #define get_enqueued_local_size get_local_size
     #endif
@@ -119,7 +122,7 @@ TEST_F(NDRange, NullLocalSizeWithPrimeGlobalSize) {
       out[3 * i + 1] = (uint)get_enqueued_local_size(0);
       out[3 * i + 2] = (uint)(get_group_id(0) * get_enqueued_local_size(0) + get_local_id(0));
     })CLC";
-  for (const char* std : {"-cl-std=CL3.0", "-cl-std=CL1.2"}) {
+  for (const char *std : {"-cl-std=CL3.0", "-cl-std=CL1.2"}) {
     SCOPED_TRACE(std);
     cl_kernel k = kernelFrom(src, "sizes", std);
     cl_mem out = buffer(3 * n * sizeof(cl_uint));
@@ -147,7 +150,7 @@ TEST_F(NDRange, NullLocalSizeWithPrimeGlobalSize) {
 
 // ---- work-item functions --------------------------------------------------------
 
-const char* kIdsSource = R"CLC(
+const char *kIdsSource = R"CLC(
   __kernel void ids(__global uint* out) {
     uint dims = get_work_dim();
     size_t lin = 0, stride = 1;
@@ -169,20 +172,21 @@ const char* kIdsSource = R"CLC(
   })CLC";
 
 struct IdsCase {
-  const char* name;
+  const char *name;
   std::vector<size_t> global, local, offset;
 };
 
 class WorkItemFunctions : public CLTest, public ::testing::WithParamInterface<IdsCase> {};
 
 TEST_P(WorkItemFunctions, MatchHostComputation) {
-  const IdsCase& c = GetParam();
+  const IdsCase &c = GetParam();
   const size_t dims = c.global.size();
   size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1}, off[3] = {0, 0, 0};
   for (size_t d = 0; d < dims; ++d) {
     g[d] = c.global[d];
     l[d] = c.local[d];
-    if (!c.offset.empty()) off[d] = c.offset[d];
+    if (!c.offset.empty())
+      off[d] = c.offset[d];
   }
   const size_t total = g[0] * g[1] * g[2];
   cl_kernel k = kernelFrom(kIdsSource, "ids");
@@ -193,7 +197,7 @@ TEST_P(WorkItemFunctions, MatchHostComputation) {
   setArgs(k, out);
   run(k, c.global, c.local, c.offset);
   std::vector<cl_uint> r = read<cl_uint>(out, total * 24);
-  static const char* field[8] = {"global_id", "local_id",    "group_id",      "local_size",
+  static const char *field[8] = {"global_id",  "local_id",    "group_id",      "local_size",
                                  "num_groups", "global_size", "global_offset", "work_dim"};
   size_t bad = 0;
   for (size_t z = 0; z < g[2]; ++z)
@@ -203,20 +207,19 @@ TEST_P(WorkItemFunctions, MatchHostComputation) {
         size_t lin = x + g[0] * (y + g[1] * z);
         for (size_t d = 0; d < 3; ++d) {
           bool in = d < dims;
-          cl_uint want[8] = {
-              static_cast<cl_uint>(in ? pos[d] + off[d] : 0),
-              static_cast<cl_uint>(in ? pos[d] % l[d] : 0),
-              static_cast<cl_uint>(in ? pos[d] / l[d] : 0),
-              static_cast<cl_uint>(in ? l[d] : 1),
-              static_cast<cl_uint>(in ? g[d] / l[d] : 1),
-              static_cast<cl_uint>(in ? g[d] : 1),
-              static_cast<cl_uint>(in ? off[d] : 0),
-              static_cast<cl_uint>(dims)};
+          cl_uint want[8] = {static_cast<cl_uint>(in ? pos[d] + off[d] : 0),
+                             static_cast<cl_uint>(in ? pos[d] % l[d] : 0),
+                             static_cast<cl_uint>(in ? pos[d] / l[d] : 0),
+                             static_cast<cl_uint>(in ? l[d] : 1),
+                             static_cast<cl_uint>(in ? g[d] / l[d] : 1),
+                             static_cast<cl_uint>(in ? g[d] : 1),
+                             static_cast<cl_uint>(in ? off[d] : 0),
+                             static_cast<cl_uint>(dims)};
           for (int f = 0; f < 8; ++f) {
             cl_uint got = r[lin * 24 + d * 8 + f];
             if (got != want[f] && bad++ < 8)
-              ADD_FAILURE() << "item (" << x << "," << y << "," << z << ") get_" << field[f]
-                            << "(" << d << ") = " << got << ", want " << want[f];
+              ADD_FAILURE() << "item (" << x << "," << y << "," << z << ") get_" << field[f] << "("
+                            << d << ") = " << got << ", want " << want[f];
           }
         }
       }
@@ -231,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(
                       IdsCase{"3D", {8, 6, 4}, {4, 3, 2}, {}},
                       IdsCase{"3DOffset", {8, 6, 4}, {4, 3, 2}, {1, 2, 3}},
                       IdsCase{"3DSingleGroup", {4, 4, 4}, {4, 4, 4}, {5, 0, 9}}),
-    [](const ::testing::TestParamInfo<IdsCase>& i) { return std::string(i.param.name); });
+    [](const ::testing::TestParamInfo<IdsCase> &i) { return std::string(i.param.name); });
 
 // Which programs may be launched with a partial last group is decided by their build
 // options, as the compiler parses them (one parser for both): OpenCL C before 2.0 (the
@@ -240,9 +243,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(NDRange, BuildOptionsDecideWhetherGroupsMustBeUniform) {
   if (!deviceInfo<cl_bool>(device_, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT))
     GTEST_SKIP() << "device does not support non-uniform work-groups";
-  const char* src = "__kernel void k(__global int* d) { d[get_global_id(0)] = 1; }";
+  const char *src = "__kernel void k(__global int* d) { d[get_global_id(0)] = 1; }";
   struct Case {
-    const char* options;
+    const char *options;
     bool uniform;
   } cases[] = {{"", true},
                {"-cl-std=CL1.2", true},
@@ -253,7 +256,7 @@ TEST_F(NDRange, BuildOptionsDecideWhetherGroupsMustBeUniform) {
                {"-cl-std=CL3.0 -cl-uniform-work-group-size", true},
                {"-cl-uniform-work-group-size -cl-std=CL2.0", true}};
   cl_mem m = buffer(16 * sizeof(cl_int));
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     SCOPED_TRACE(std::string("options '") + c.options + "'");
     cl_kernel k = kernelFrom(src, "k", c.options);
     setArgs(k, m);
@@ -385,7 +388,8 @@ TEST_F(NDRange, ConstantBufferAndProgramScopeConstantArray) {
                            "lut");
   const size_t n = 256;
   std::vector<cl_int> coeff = {10, -1, 100, 7}, idx(n);
-  for (size_t i = 0; i < n; ++i) idx[i] = static_cast<cl_int>(i * 5 + 3);
+  for (size_t i = 0; i < n; ++i)
+    idx[i] = static_cast<cl_int>(i * 5 + 3);
   cl_mem dc = bufferFrom(coeff, CL_MEM_READ_ONLY), di = bufferFrom(idx, CL_MEM_READ_ONLY);
   cl_mem out = buffer(n * sizeof(cl_int));
   setArgs(k, dc, di, out);
@@ -396,7 +400,7 @@ TEST_F(NDRange, ConstantBufferAndProgramScopeConstantArray) {
     ASSERT_EQ(r[i], table[idx[i] & 7] * coeff[i % 4]) << "i=" << i;
 }
 
-class ProgramScopeGlobals : public CLTest, public ::testing::WithParamInterface<const char*> {};
+class ProgramScopeGlobals : public CLTest, public ::testing::WithParamInterface<const char *> {};
 
 TEST_P(ProgramScopeGlobals, PersistAcrossLaunches) {
   const std::string std = GetParam();
@@ -428,11 +432,11 @@ TEST_P(ProgramScopeGlobals, PersistAcrossLaunches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Std, ProgramScopeGlobals, ::testing::Values("CL2.0", "CL3.0"),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
+                         [](const ::testing::TestParamInfo<const char *> &i) {
                            std::string s = i.param;
                            s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
                            return s;
                          });
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -20,17 +20,18 @@ namespace {
 
 class ParallelLoops : public CLTest {};
 
-constexpr size_t kN = 4160;  // a multiple of every local size below
+constexpr size_t kN = 4160; // a multiple of every local size below
 const std::vector<std::vector<size_t>> kLocalSizes = {{64}, {13}, {1}, {40}, {}};
 
 // A permutation of 0..n-1 that scatters neighbours far apart.
 std::vector<cl_uint> permutation(size_t n) {
   std::vector<cl_uint> p(n);
-  for (size_t i = 0; i < n; ++i) p[i] = cl_uint((i * 2731 + 17) % n);  // gcd(2731, n) = 1
+  for (size_t i = 0; i < n; ++i)
+    p[i] = cl_uint((i * 2731 + 17) % n); // gcd(2731, n) = 1
   return p;
 }
 
-const char* kIndexed = R"CLC(
+const char *kIndexed = R"CLC(
 kernel void scatter(global const float* in, global const uint* perm, global float* out) {
   size_t i = get_global_id(0);
   out[perm[i]] = in[i] * 3.0f + 1.0f;
@@ -55,7 +56,7 @@ kernel void tile_reverse(global const float* in, global float* out, local float*
 )CLC";
 
 // Did FIBERCL_DEBUG=vectorize report kernel `name`'s work-item loop vectorised?
-bool reportedVectorised(const std::string& said, const char* name) {
+bool reportedVectorised(const std::string &said, const char *name) {
   const std::string wanted = std::string("__fibercl_wg_") + name + ": ";
   std::istringstream lines(said);
   for (std::string line; std::getline(lines, line);)
@@ -69,16 +70,17 @@ TEST_F(ParallelLoops, ScattersAndGathersAreVectorisedAcrossWorkItems) {
   SKIP_UNLESS_FIBERCL("FIBERCL_DEBUG=vectorize is FiberCL's");
   std::string said;
   cl_program p = buildReporting(kIndexed, "vectorize", said);
-  for (const char* name : {"scatter", "gather"})
+  for (const char *name : {"scatter", "gather"})
     EXPECT_TRUE(reportedVectorised(said, name))
-        << name << ": its work-item loop was not vectorised:\n" << said;
+        << name << ": its work-item loop was not vectorised:\n"
+        << said;
   (void)p;
 }
 
 // Complex numbers in float2, colours in int4: LLVM's vectoriser refuses vector-typed
 // values ("instruction return type cannot be vectorized"), so these loops ran one
 // work-item at a time until their small vectors were made scalars.
-const char* kSmallVectors = R"CLC(
+const char *kSmallVectors = R"CLC(
 kernel void complex_add(global const float2* a, global const float2* b, global float2* c) {
   size_t i = get_global_id(0);
   float2 x = a[i], y = b[i];
@@ -98,12 +100,13 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
     buildReporting(kSmallVectors, "vectorize", said);
     // blend has a barrier: on the fibers path (FIBERCL_BARRIERS=fibers) its work-items
     // run one by one, with no work-item loop to vectorise.
-    const char* fibers = std::getenv("FIBERCL_BARRIERS");
+    const char *fibers = std::getenv("FIBERCL_BARRIERS");
     bool regions = !(fibers && std::string(fibers) == "fibers");
-    for (const char* name : {"complex_add", "blend"})
+    for (const char *name : {"complex_add", "blend"})
       if (regions || std::string(name) != "blend")
         EXPECT_TRUE(reportedVectorised(said, name))
-            << name << ": its work-item loop was not vectorised:\n" << said;
+            << name << ": its work-item loop was not vectorised:\n"
+            << said;
   }
   cl_program p = build(kSmallVectors);
   cl_kernel add = kernel(p, "complex_add"), blend = kernel(p, "blend");
@@ -113,11 +116,13 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
     a[i] = float(int(i % 613) - 300) * 0.5f;
     b[i] = float(int(i % 419) - 200) * 0.25f;
   }
-  for (size_t i = 0; i < 4 * kN; ++i) v[i] = int(uint32_t(i * 2654435761u) >> 7) - (1 << 23);
+  for (size_t i = 0; i < 4 * kN; ++i)
+    v[i] = int(uint32_t(i * 2654435761u) >> 7) - (1 << 23);
   cl_mem A = bufferFrom(a), B = bufferFrom(b), C = buffer(2 * kN * sizeof(cl_float)),
          V = bufferFrom(v), out = buffer(4 * kN * sizeof(cl_int));
-  for (const auto& local : kLocalSizes) {
-    SCOPED_TRACE(local.empty() ? std::string("NULL local size") : "local size " + std::to_string(local[0]));
+  for (const auto &local : kLocalSizes) {
+    SCOPED_TRACE(local.empty() ? std::string("NULL local size")
+                               : "local size " + std::to_string(local[0]));
     setArgs(add, A, B, C);
     run(add, {kN}, local);
     auto c = read<cl_float>(C, 2 * kN);
@@ -125,7 +130,8 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
       ASSERT_EQ(c[2 * i], a[2 * i] + b[2 * i + 1] + a[2 * i]) << i;
       ASSERT_EQ(c[2 * i + 1], a[2 * i + 1] - b[2 * i] + a[2 * i + 1]) << i;
     }
-    if (local.empty()) continue;  // blend's tile needs a known local size
+    if (local.empty())
+      continue; // blend's tile needs a known local size
     size_t n = local[0];
     setArgs(blend, V, out, Local{n * 4 * sizeof(cl_int)});
     run(blend, {kN}, local);
@@ -134,7 +140,8 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
     for (size_t i = 0; i < kN; ++i) {
       size_t g = i / n * n, l = i % n, mirror = g + (n - 1 - l);
       for (int k = 0; k < 4; ++k)
-        ASSERT_EQ(o[4 * i + k], ((v[4 * mirror + k] * scale[k]) >> 1) + v[4 * i + 3 - k] * scale[3 - k])
+        ASSERT_EQ(o[4 * i + k],
+                  ((v[4 * mirror + k] * scale[k]) >> 1) + v[4 * i + 3 - k] * scale[3 - k])
             << i << "." << k;
     }
   }
@@ -143,12 +150,13 @@ TEST_F(ParallelLoops, SmallVectorsAreWidenedAcrossWorkItems) {
 TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {
   cl_program p = build(kIndexed);
   std::vector<cl_float> in(kN);
-  for (size_t i = 0; i < kN; ++i) in[i] = float(int(i % 977) - 400) * 0.25f;
+  for (size_t i = 0; i < kN; ++i)
+    in[i] = float(int(i % 977) - 400) * 0.25f;
   std::vector<cl_uint> perm = permutation(kN);
   cl_mem din = bufferFrom(in), dperm = bufferFrom(perm), dout = buffer(kN * sizeof(cl_float));
   cl_kernel scatter = kernel(p, "scatter"), gather = kernel(p, "gather"),
             ownWrite = kernel(p, "own_write"), tile = kernel(p, "tile_reverse");
-  for (const auto& local : kLocalSizes) {
+  for (const auto &local : kLocalSizes) {
     SCOPED_TRACE("local size " + (local.empty() ? std::string("NULL") : std::to_string(local[0])));
     setArgs(scatter, din, dperm, dout);
     run(scatter, {kN}, local);
@@ -159,7 +167,8 @@ TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {
     setArgs(gather, din, dperm, dout);
     run(gather, {kN}, local);
     got = read<cl_float>(dout, kN);
-    for (size_t i = 0; i < kN; ++i) ASSERT_EQ(got[i], in[perm[i]] - 2.0f) << "gather, item " << i;
+    for (size_t i = 0; i < kN; ++i)
+      ASSERT_EQ(got[i], in[perm[i]] - 2.0f) << "gather, item " << i;
 
     write(dout, in);
     setArgs(ownWrite, dout, dperm);
@@ -168,7 +177,8 @@ TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {
     for (size_t i = 0; i < kN; ++i)
       ASSERT_EQ(got[i], (in[i] + 1.0f) * 2.0f) << "own_write, element " << i;
 
-    if (local.empty()) continue;  // the tile's size is the local size
+    if (local.empty())
+      continue; // the tile's size is the local size
     size_t n = local[0];
     setArgs(tile, din, dout, Local{n * sizeof(cl_float)});
     run(tile, {kN}, local);
@@ -182,7 +192,7 @@ TEST_F(ParallelLoops, IndexedAccessesMatchTheHost) {
 
 // Dependences between work-items that FiberCL's compiled form creates: the loops that
 // carry them must stay serial.
-const char* kSerial = R"CLC(
+const char *kSerial = R"CLC(
 // A private array read at a computed index stays in memory: one copy for the whole
 // work-group function, rewritten by every work-item.
 kernel void private_table(global const int* in, global const uint* sel, global int* out) {
@@ -226,14 +236,15 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
          dout = buffer(kN * sizeof(cl_int)), dcount = buffer(sizeof(cl_uint));
   cl_kernel table = kernel(p, "private_table"), hist = kernel(p, "local_histogram"),
             counter = kernel(p, "global_counter");
-  for (const auto& local : kLocalSizes) {
+  for (const auto &local : kLocalSizes) {
     SCOPED_TRACE("local size " + (local.empty() ? std::string("NULL") : std::to_string(local[0])));
     setArgs(table, din, dsel, dout);
     run(table, {kN}, local);
     std::vector<cl_int> got = read<cl_int>(dout, kN);
     for (size_t i = 0; i < kN; ++i) {
       int t[16];
-      for (int k = 0; k < 16; ++k) t[k] = in[i] * k;
+      for (int k = 0; k < 16; ++k)
+        t[k] = in[i] * k;
       t[sel[i] & 15] = int(i);
       ASSERT_EQ(got[i], t[(sel[i] >> 4) & 15] + t[sel[i] & 15]) << "private_table, item " << i;
     }
@@ -249,7 +260,8 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
     }
     EXPECT_EQ(read<cl_uint>(dcount, 1)[0], odd) << "global_counter's count";
 
-    if (local.empty()) continue;  // the histogram is per group of a known size
+    if (local.empty())
+      continue; // the histogram is per group of a known size
     size_t n = local[0], groups = kN / n;
     cl_mem dbins = buffer(groups * 16 * sizeof(cl_uint));
     setArgs(hist, duin, dbins, Local{16 * sizeof(cl_uint)});
@@ -267,8 +279,8 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
   }
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest
 
 namespace fcltest {
 namespace {
@@ -279,7 +291,7 @@ namespace {
 // comparison form, signed and unsigned, with the index on either side and bounds
 // below, inside and beyond the group, negative and extreme; the stores are guarded so
 // that the conditions stay branches.
-const char* kGuards = R"CLC(
+const char *kGuards = R"CLC(
 // One kernel per condition (together, LLVM merges complementary ones into selects).
 #define GUARD(name, cond)                                                   \
   kernel void name(global int* out, int b, uint ub) {                      \
@@ -321,24 +333,28 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
       // Located at the kernel's GUARD line (the macro's expansion).
       std::string at = ": /fibercl-input/<source>:" + std::to_string(11 + k) + ":";
       EXPECT_NE(said.find("__fibercl_wg_" + name + at), std::string::npos)
-          << name << ": its loop was not split at the condition:\n" << said;
+          << name << ": its loop was not split at the condition:\n"
+          << said;
     }
-    const char* fibers = std::getenv("FIBERCL_BARRIERS");
+    const char *fibers = std::getenv("FIBERCL_BARRIERS");
     if (!(fibers && std::string(fibers) == "fibers"))
       EXPECT_NE(said.find("__fibercl_wg_tree_sum: /fibercl-input/<source>:27:"), std::string::npos)
-          << "the tree step was not split at `lid < s`:\n" << said;
+          << "the tree step was not split at `lid < s`:\n"
+          << said;
   }
   cl_program p = build(kGuards);
   cl_kernel treeSum = kernel(p, "tree_sum");
   const cl_int kSentinel = -1;
-  const std::vector<cl_int> signedBounds = {INT32_MIN, -5, -1, 0, 1, 3, 7, 12, 13, 39, 40, 64, 100, INT32_MAX};
+  const std::vector<cl_int> signedBounds = {INT32_MIN, -5, -1, 0,  1,  3,   7,
+                                            12,        13, 39, 40, 64, 100, INT32_MAX};
   const std::vector<cl_uint> unsignedBounds = {0, 1, 3, 5, 7, 12, 13, 40, 64, 1000, UINT32_MAX};
   // 1D with several local sizes, and 2D (x compared; y and z loops around it).
   const std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> shapes = {
-      {{kN}, {64}}, {{kN}, {13}}, {{kN}, {1}}, {{kN}, {40}}, {{64, 12}, {16, 4}}, {{39, 6}, {13, 3}}};
+      {{kN}, {64}}, {{kN}, {13}},        {{kN}, {1}},
+      {{kN}, {40}}, {{64, 12}, {16, 4}}, {{39, 6}, {13, 3}}};
   for (int k = 0; k < kGuardKernels; ++k) {
     cl_kernel guard = kernel(p, ("g" + std::to_string(k)).c_str());
-    for (const auto& [global, local] : shapes) {
+    for (const auto &[global, local] : shapes) {
       size_t items = global[0] * (global.size() > 1 ? global[1] : 1);
       cl_mem out = buffer(items * sizeof(cl_int));
       for (size_t j = 0; j < signedBounds.size(); ++j) {
@@ -353,9 +369,11 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
         for (size_t i = 0; i < items; ++i) {
           int64_t l = int64_t(i % global[0] % local[0]);
           uint64_t ul = uint64_t(l);
-          const bool taken[kGuardKernels] = {ul < ub, ul <= ub, ul > ub, ul >= ub, l < b, l <= b,
-                                             l > b,   l >= b,   b > l && ub != 3u, l < b || ub == 5u};
-          ASSERT_EQ(got[i], taken[k] ? cl_int(l + 1) : kSentinel) << "work-item " << i << " (local id " << l << ")";
+          const bool taken[kGuardKernels] = {ul<ub, ul <= ub, ul> ub, ul >= ub,
+                                             l<b, l <= b, l> b,       l >= b,
+                                             b > l && ub != 3u,       l < b || ub == 5u};
+          ASSERT_EQ(got[i], taken[k] ? cl_int(l + 1) : kSentinel)
+              << "work-item " << i << " (local id " << l << ")";
         }
       }
     }
@@ -363,7 +381,8 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
   for (size_t n : {1, 2, 16, 64, 256}) {
     SCOPED_TRACE("tree_sum, local size " + std::to_string(n));
     std::vector<cl_int> in(kN * 4);
-    for (size_t i = 0; i < in.size(); ++i) in[i] = cl_int(uint32_t(i * 2654435761u) >> 20) - 2000;
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = cl_int(uint32_t(i * 2654435761u) >> 20) - 2000;
     size_t total = in.size() / n * n, groups = total / n;
     cl_mem din = bufferFrom(in), dout = buffer(groups * sizeof(cl_int));
     setArgs(treeSum, din, dout, Local{n * sizeof(cl_int)});
@@ -371,11 +390,12 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
     std::vector<cl_int> got = read<cl_int>(dout, groups);
     for (size_t g = 0; g < groups; ++g) {
       cl_int want = 0;
-      for (size_t i = 0; i < n; ++i) want += in[g * n + i];
+      for (size_t i = 0; i < n; ++i)
+        want += in[g * n + i];
       ASSERT_EQ(got[g], want) << "group " << g;
     }
   }
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

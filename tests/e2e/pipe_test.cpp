@@ -15,7 +15,7 @@ namespace fcltest {
 namespace {
 
 class Pipes : public CLTest {
- protected:
+protected:
   void SetUp() override {
     CLTest::SetUp();
     if (!deviceInfo<cl_bool>(device_, CL_DEVICE_PIPE_SUPPORT))
@@ -46,7 +46,8 @@ TEST_F(Pipes, CreationRulesAndQueries) {
     cl_mem p = clCreatePipe(context_, flags, size, packets, props, &err);
     EXPECT_EQ(p, nullptr);
     EXPECT_CL_ERR(expected, err);
-    if (p) clReleaseMemObject(p);
+    if (p)
+      clReleaseMemObject(p);
   };
   expectFails(CL_INVALID_PIPE_SIZE, 0, 0, 16, nullptr);
   expectFails(CL_INVALID_PIPE_SIZE, 0, maxPacket + 1, 16, nullptr);
@@ -66,7 +67,7 @@ TEST_F(Pipes, CreationRulesAndQueries) {
   EXPECT_EQ(v, 100u);
   size_t bytes = 1;
   ASSERT_CL(clGetPipeInfo(p, CL_PIPE_PROPERTIES, 0, nullptr, &bytes));
-  EXPECT_EQ(bytes, 0u);  // created with NULL properties
+  EXPECT_EQ(bytes, 0u); // created with NULL properties
   EXPECT_CL_ERR(CL_INVALID_VALUE, clGetPipeInfo(p, CL_MEM_SIZE, sizeof v, &v, nullptr));
   cl_mem_object_type type = 0;
   ASSERT_CL(clGetMemObjectInfo(p, CL_MEM_TYPE, sizeof type, &type, nullptr));
@@ -77,7 +78,8 @@ TEST_F(Pipes, CreationRulesAndQueries) {
 
   // A buffer is not a pipe, nor a pipe a buffer.
   cl_mem buf = buffer(64);
-  EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT, clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof v, &v, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT,
+                clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof v, &v, nullptr));
   char host[64];
   EXPECT_CL_ERR(CL_INVALID_MEM_OBJECT,
                 clEnqueueReadBuffer(queue_, p, CL_TRUE, 0, 4, host, 0, nullptr, nullptr));
@@ -155,7 +157,8 @@ TEST_F(Pipes, EveryPacketWrittenIsReadExactlyOnce) {
     SCOPED_TRACE("local size " + std::to_string(local));
     const size_t n = local * 30;
     std::vector<cl_int> in(n);
-    for (size_t i = 0; i < n; ++i) in[i] = cl_int(i * 2654435761u);
+    for (size_t i = 0; i < n; ++i)
+      in[i] = cl_int(i * 2654435761u);
     cl_mem inBuf = bufferFrom(in), written = buffer(n * 4), got = buffer(n * sizeof(Packet)),
            read = buffer(n * 4);
     cl_mem p = pipe(sizeof(Packet), cl_uint(n));
@@ -177,7 +180,8 @@ TEST_F(Pipes, EveryPacketWrittenIsReadExactlyOnce) {
       EXPECT_EQ(q.tag, cl_char(i & 0x7f)) << i;
       EXPECT_EQ(q.twice, 2 * cl_long(in[i])) << i;
     }
-    for (cl_int v : in) EXPECT_EQ(seen[v], 1) << v;
+    for (cl_int v : in)
+      EXPECT_EQ(seen[v], 1) << v;
     // Empty now: every read fails.
     run(consume, {n}, {local});
     r = this->read<cl_int>(read, n);
@@ -207,8 +211,7 @@ TEST_F(Pipes, FullPipesRefuseWritesAndQueriesCount) {
     })CLC",
                           "-cl-std=CL2.0");
   cl_mem p = pipe(4, 100);
-  cl_mem accepted = buffer(1000 * 4), counts = buffer(8), got = buffer(200 * 4),
-         n = buffer(4);
+  cl_mem accepted = buffer(1000 * 4), counts = buffer(8), got = buffer(200 * 4), n = buffer(4);
   cl_kernel fill = kernel(prog, "fill"), count = kernel(prog, "count"),
             inOrder = kernel(prog, "inOrder"), drain = kernel(prog, "drain");
   setArgs(fill, p, accepted);
@@ -231,7 +234,8 @@ TEST_F(Pipes, FullPipesRefuseWritesAndQueriesCount) {
   run(drain, {1});
   ASSERT_EQ(read<cl_uint>(n, 1)[0], 50u);
   auto g = read<cl_uint>(got, 50);
-  for (cl_uint i = 0; i < 50; ++i) EXPECT_EQ(g[i], i);
+  for (cl_uint i = 0; i < 50; ++i)
+    EXPECT_EQ(g[i], i);
 }
 
 // Producers and consumers in one kernel, as GPU code writes them: consumers poll the
@@ -268,7 +272,7 @@ TEST_F(Pipes, GroupsOfOneKernelStreamThroughAPipe) {
                            "stream", "-cl-std=CL2.0");
   const size_t groups = 8, local = 16, n = groups * local;
   const cl_int perItem = 40;
-  cl_mem p = pipe(4, 64);  // smaller than what flows through it
+  cl_mem p = pipe(4, 64); // smaller than what flows through it
   cl_mem sums = buffer(n * 4);
   write(sums, std::vector<cl_int>(n, 0));
   setArgs(k, p, p, sums, perItem);
@@ -281,9 +285,11 @@ TEST_F(Pipes, GroupsOfOneKernelStreamThroughAPipe) {
   auto s = read<cl_int>(sums, n);
   long long total = 0, expected = 0;
   for (size_t i = 0; i < n; ++i) {
-    if ((i / local) % 2) total += s[i];
+    if ((i / local) % 2)
+      total += s[i];
     else
-      for (cl_int j = 0; j < perItem; ++j) expected += cl_long(i) * 1000 + j;
+      for (cl_int j = 0; j < perItem; ++j)
+        expected += cl_long(i) * 1000 + j;
   }
   EXPECT_EQ(total, expected);
 }
@@ -310,18 +316,18 @@ TEST_F(Pipes, ConsumersWithoutProducersAreReportedNotHung) {
   cl_mem got = buffer(64 * 4);
   setArgs(k, p, p, got);
   cl_uint occupancy = 2;
-  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy,
-                                &occupancy));
+  ASSERT_CL(
+      clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy, &occupancy));
   ScopedEnv env{{"FIBERCL_DEADLOCK_TIMEOUT", "1"}};
   Completion c = runReporting(k, {64}, {16});
   EXPECT_LT(c.status, 0) << "the command did not fail";
   EXPECT_NE(c.stderrText.find("deadlock"), std::string::npos) << c.stderrText;
   // With room for everyone, the same kernel completes.
   occupancy = 0;
-  ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy,
-                                &occupancy));
+  ASSERT_CL(
+      clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof occupancy, &occupancy));
   EXPECT_CL(tryRun(k, {64}, {16}));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

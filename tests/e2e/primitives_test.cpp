@@ -55,8 +55,8 @@ protected:
     if (!ctx) {
       ctx = buffer(FIBERCL_PRIMITIVES_CTX_BYTES);
       cl_int zero = 0;
-      check(clEnqueueFillBuffer(queue_, ctx, &zero, sizeof zero, 0,
-                                FIBERCL_PRIMITIVES_CTX_BYTES, 0, nullptr, nullptr),
+      check(clEnqueueFillBuffer(queue_, ctx, &zero, sizeof zero, 0, FIBERCL_PRIMITIVES_CTX_BYTES, 0,
+                                nullptr, nullptr),
             "clEnqueueFillBuffer");
     }
     cl_mem v = bufferFrom(std::vector<cl_int>(groups, 0));
@@ -125,15 +125,17 @@ const char *kMutexSource = R"CLC(
   })CLC";
 
 TEST_F(Primitives, MutexesLoseNoUpdate) {
-  const char *kinds[][3] = {{"fibercl_spin_mutex", "fibercl_spin_lock", "fibercl_spin_unlock"},
-                            {"fibercl_backoff_mutex", "fibercl_backoff_lock", "fibercl_backoff_unlock"},
-                            {"fibercl_ticket_mutex", "fibercl_ticket_lock", "fibercl_ticket_unlock"}};
+  const char *kinds[][3] = {
+      {"fibercl_spin_mutex", "fibercl_spin_lock", "fibercl_spin_unlock"},
+      {"fibercl_backoff_mutex", "fibercl_backoff_lock", "fibercl_backoff_unlock"},
+      {"fibercl_ticket_mutex", "fibercl_ticket_lock", "fibercl_ticket_unlock"}};
   for (auto &kind : kinds)
     for (const char *seed : {"", "5"}) {
       ScopedEnv env{{"FIBERCL_OCCUPANCY", "0"}};
       if (*seed && isFiberCL())
         setenv("FIBERCL_SEED", seed, 1);
-      std::string options = libraryOptions() + " -DMUTEX=" + kind[0] + " -DLOCK=" + kind[1] + " -DUNLOCK=" + kind[2];
+      std::string options =
+          libraryOptions() + " -DMUTEX=" + kind[0] + " -DLOCK=" + kind[1] + " -DUNLOCK=" + kind[2];
       cl_kernel k = kernelFrom(kMutexSource, "count", options);
       cl_mem m = bufferFrom(std::vector<cl_int>{0, 0});
       cl_mem counter = bufferFrom(std::vector<cl_int>{0});
@@ -161,11 +163,10 @@ TEST_F(Primitives, SemaphoresAdmitAtMostTheirValue) {
       }
     }
     kernel void init(global SEM *s, int value) { INIT(s, value); })CLC";
-  const char *kinds[][4] = {
-      {"fibercl_spin_semaphore", "fibercl_spin_sem_wait", "fibercl_spin_sem_post",
-       "fibercl_spin_semaphore_init"},
-      {"fibercl_sleeping_semaphore", "fibercl_sleeping_sem_wait", "fibercl_sleeping_sem_post",
-       "fibercl_sleeping_semaphore_init"}};
+  const char *kinds[][4] = {{"fibercl_spin_semaphore", "fibercl_spin_sem_wait",
+                             "fibercl_spin_sem_post", "fibercl_spin_semaphore_init"},
+                            {"fibercl_sleeping_semaphore", "fibercl_sleeping_sem_wait",
+                             "fibercl_sleeping_sem_post", "fibercl_sleeping_semaphore_init"}};
   for (auto &kind : kinds) {
     std::string options = libraryOptions() + " -DSEM=" + kind[0] + " -DWAIT=" + kind[1] +
                           " -DPOST=" + kind[2] + " -DINIT=" + kind[3];

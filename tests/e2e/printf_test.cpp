@@ -18,15 +18,14 @@ namespace fcltest {
 namespace {
 
 class Printf : public CLTest {
- protected:
+protected:
   // Builds `body` as the body of `__kernel void k(__global int *ret <params>)` and
   // runs it as one work-item; returns what it printed. `ret` has 64 ints, zeroed;
   // returnValues() reads them back.
   template <typename... Args>
-  std::string print(const std::string& body, const std::string& params = "",
-                    const Args&... args) {
-    cl_kernel k = kernelFrom("__kernel void k(__global int *ret" + params + ") {\n" + body + "\n}",
-                             "k");
+  std::string print(const std::string &body, const std::string &params = "", const Args &...args) {
+    cl_kernel k =
+        kernelFrom("__kernel void k(__global int *ret" + params + ") {\n" + body + "\n}", "k");
     ret_ = bufferFrom(std::vector<cl_int>(64, 0x5a5a));
     setArgs(k, ret_, args...);
     return captureStdout([&] { run(k, {1}); });
@@ -47,13 +46,12 @@ TEST_F(Printf, IntegerConversions) {
     printf("[%#o][%#x][%#X][%#x][%#o][%#.3o]\n", 8, 255, 255, z, z, 8);
     printf("[%-+6d][%0-6d][%#010x][%+u]\n", 7, 7, 255, 7u);
   )CLC");
-  EXPECT_EQ(out,
-            "[-42][42][4000000000][10][ff][FF]\n"
-            "[-2147483648][4294967295][ffffffff]\n"
-            "[   42][42   ][00042][+42][ 42][+42][-42]\n"
-            "[00042][     042][     042][-042    ][][][     ]\n"
-            "[010][0xff][0XFF][0][0][010]\n"
-            "[+7    ][7     ][0x000000ff][7]\n");
+  EXPECT_EQ(out, "[-42][42][4000000000][10][ff][FF]\n"
+                 "[-2147483648][4294967295][ffffffff]\n"
+                 "[   42][42   ][00042][+42][ 42][+42][-42]\n"
+                 "[00042][     042][     042][-042    ][][][     ]\n"
+                 "[010][0xff][0XFF][0][0][010]\n"
+                 "[+7    ][7     ][0x000000ff][7]\n");
 }
 
 // Calls LLVM would rewrite as C library calls (puts, putchar) if it took printf for
@@ -82,13 +80,12 @@ TEST_F(Printf, ScalarLengthModifiers) {
     printf("l[%ld][%ld][%lu][%lx][%lX][%lo][%li]\n", l, big, ul, ul, big, ul, -big);
     printf("l[%20ld][%-20lu|][%+ld][%.20lu][%#lx]\n", big, ul, big, 1ul, big);
   )CLC");
-  EXPECT_EQ(out,
-            "hh[-5][250][fa][44][127][255][373][FB]\n"
-            "h[-1234][65000][fde8][4464][65535][FB2E][175456]\n"
-            "l[-9223372036854775808][123456789012345][18446744073709551615][ffffffffffffffff]"
-            "[7048860DDF79][1777777777777777777777][-123456789012345]\n"
-            "l[     123456789012345][18446744073709551615|][+123456789012345]"
-            "[00000000000000000001][0x7048860ddf79]\n");
+  EXPECT_EQ(out, "hh[-5][250][fa][44][127][255][373][FB]\n"
+                 "h[-1234][65000][fde8][4464][65535][FB2E][175456]\n"
+                 "l[-9223372036854775808][123456789012345][18446744073709551615][ffffffffffffffff]"
+                 "[7048860DDF79][1777777777777777777777][-123456789012345]\n"
+                 "l[     123456789012345][18446744073709551615|][+123456789012345]"
+                 "[00000000000000000001][0x7048860ddf79]\n");
 }
 
 TEST_F(Printf, FloatConversions) {
@@ -124,13 +121,12 @@ TEST_F(Printf, InfinityAndNaN) {
     printf("[%f][%f]\n", INFINITY, NAN);
   )CLC",
                           ", float inf, float nan, double dinf", inf, nan, dinf);
-  EXPECT_EQ(out,
-            "[inf][INF][inf][INF][inf][INF][inf][INF]\n"
-            "[-inf][-INF][-inf][-INF][-inf][-INF][-inf][-INF]\n"
-            "[nan][NAN][nan][NAN][nan][NAN][nan][NAN]\n"
-            "[+inf][ inf][   inf][inf   |][   inf][inf][nan][+NAN]\n"
-            "[inf][inf,-inf][-inf,nan][NAN,INF]\n"
-            "[inf][nan]\n");
+  EXPECT_EQ(out, "[inf][INF][inf][INF][inf][INF][inf][INF]\n"
+                 "[-inf][-INF][-inf][-INF][-inf][-INF][-inf][-INF]\n"
+                 "[nan][NAN][nan][NAN][nan][NAN][nan][NAN]\n"
+                 "[+inf][ inf][   inf][inf   |][   inf][inf][nan][+NAN]\n"
+                 "[inf][inf,-inf][-inf,nan][NAN,INF]\n"
+                 "[inf][nan]\n");
 }
 
 TEST_F(Printf, CharactersStringsPercentAndPointers) {
@@ -148,13 +144,12 @@ TEST_F(Printf, CharactersStringsPercentAndPointers) {
   uint64_t ptr = uint64_t(uint32_t(r[0])) | (uint64_t(uint32_t(r[1])) << 32);
   char ptrs[64];
   std::snprintf(ptrs, sizeof ptrs, "[0x%" PRIx64 "][0x%" PRIx64 "]\n", ptr, ptr + 4);
-  EXPECT_EQ(out,
-            "[A][    b][c  ][ok]\n"
-            "[hello][abc][     right][left      ][][toolong]\n"
-            "[%][100%][50%][%d][x%]\n"
-            "only a string\n"
-            "no conversions at all\n" +
-                std::string(ptrs));
+  EXPECT_EQ(out, "[A][    b][c  ][ok]\n"
+                 "[hello][abc][     right][left      ][][toolong]\n"
+                 "[%][100%][50%][%d][x%]\n"
+                 "only a string\n"
+                 "no conversions at all\n" +
+                     std::string(ptrs));
 }
 
 // Every vector size with every element type: chars (hh), shorts (h), ints (hl),
@@ -162,7 +157,8 @@ TEST_F(Printf, CharactersStringsPercentAndPointers) {
 // are only known at run time.
 TEST_F(Printf, VectorsOfEverySizeAndType) {
   std::vector<cl_long> src(16);
-  for (int i = 0; i < 16; ++i) src[i] = (i % 2 ? -1 : 1) * (i + 1);  // 1,-2,3,-4,...
+  for (int i = 0; i < 16; ++i)
+    src[i] = (i % 2 ? -1 : 1) * (i + 1); // 1,-2,3,-4,...
   cl_mem in = bufferFrom(src);
   std::string out = print(R"CLC(
     long16 L = vload16(0, in);
@@ -244,11 +240,10 @@ TEST_F(Printf, VectorFlagsWidthPrecision) {
     printf("[%6.1v3hlf][%-5v2hld|][%+v2hld][%05v2hlx][%.3v2hld][%#v2lo]\n", f.xyz, (int2)(7, -7), (int2)(7, -7), (int2)(255, 16), (int2)(5, -5), (long2)(8, 0));
     printf("[% v2lf][%#.0v2lf][%+.1v2hle][%8.3v2lg|]\n", (double2)(1.5, -1.5), (double2)(2.0, 3.0), (float2)(0.5f, 100.0f), (double2)(3.14159, 2.71828));
   )CLC");
-  EXPECT_EQ(out,
-            "f4 = 1.00,2.00,3.00,4.00\n"
-            "uc = 0xfa,0xfb,0xfc,0xfd\n"
-            "[   1.0,   2.0,   3.0][7    ,-7   |][+7,-7][000ff,00010][005,-005][010,0]\n"
-            "[ 1.500000,-1.500000][2.,3.][+5.0e-01,+1.0e+02][    3.14,    2.72|]\n");
+  EXPECT_EQ(out, "f4 = 1.00,2.00,3.00,4.00\n"
+                 "uc = 0xfa,0xfb,0xfc,0xfd\n"
+                 "[   1.0,   2.0,   3.0][7    ,-7   |][+7,-7][000ff,00010][005,-005][010,0]\n"
+                 "[ 1.500000,-1.500000][2.,3.][+5.0e-01,+1.0e+02][    3.14,    2.72|]\n");
 }
 
 // Scalars and vectors interleaved, more than the registers hold: the 32- to 128-byte
@@ -277,8 +272,8 @@ TEST_F(Printf, LongConversions) {
     printf("[%-600s]\n", "left");
     printf("[%.400f]\n", 1.0);
   )CLC");
-  std::string want = "[" + std::string(999, ' ') + "7]\n[left" + std::string(596, ' ') +
-                     "]\n[1." + std::string(400, '0') + "]\n";
+  std::string want = "[" + std::string(999, ' ') + "7]\n[left" + std::string(596, ' ') + "]\n[1." +
+                     std::string(400, '0') + "]\n";
   EXPECT_EQ(out, want);
 }
 
@@ -298,25 +293,25 @@ TEST_F(Printf, ReturnsZeroOnSuccess) {
 // printfs between them still print.
 TEST_F(Printf, InvalidFormatsReturnMinusOneAndPrintNothing) {
   const std::vector<std::string> invalid = {
-      R"("a %*d\n", 4, 7)",                      // '*' field width: not in OpenCL C
-      R"("b %.*f\n", 2, 1.0)",                   // '*' precision
-      R"("c %lld\n", 1L)",                       // ll: reserved
-      R"("d %zu\n", (size_t)1)",                 // z: OpenCL C 3.1
-      R"("e %jd\n", 1L)",                        // j: reserved
-      R"("f %Lf\n", 1.0)",                       // L: reserved
-      R"("g %hld\n", 1)",                        // hl without a vector
-      R"("h %v4f\n", (float4)1.0f)",             // vector without a length modifier
-      R"("i %v4d\n", (int4)1)",                  // vector without a length modifier
-      R"("j %v5hld\n", (int4)1)",                // no 5-element vectors
-      R"("k %v4hhf\n", (char4)1)",               // hh with a floating conversion
-      R"("l %v2hlc\n", (int2)1)",                // no vector of c
-      R"("m %lc\n", 'x')",                       // l with c: not supported
-      R"("n %ls\n", "x")",                       // l with s: not supported
-      R"("o %hhc\n", 'x')",                      // length modifier c does not take
-      R"("p %5%\n")",                            // "%%" must be the whole specification
-      R"("q %k\n", 1)",                          // no such conversion
-      R"("r %")",                                // format ends inside a specification
-      R"("s %d %v7hld\n", 1, (int4)1)",          // an invalid one after a valid one
+      R"("a %*d\n", 4, 7)",             // '*' field width: not in OpenCL C
+      R"("b %.*f\n", 2, 1.0)",          // '*' precision
+      R"("c %lld\n", 1L)",              // ll: reserved
+      R"("d %zu\n", (size_t)1)",        // z: OpenCL C 3.1
+      R"("e %jd\n", 1L)",               // j: reserved
+      R"("f %Lf\n", 1.0)",              // L: reserved
+      R"("g %hld\n", 1)",               // hl without a vector
+      R"("h %v4f\n", (float4)1.0f)",    // vector without a length modifier
+      R"("i %v4d\n", (int4)1)",         // vector without a length modifier
+      R"("j %v5hld\n", (int4)1)",       // no 5-element vectors
+      R"("k %v4hhf\n", (char4)1)",      // hh with a floating conversion
+      R"("l %v2hlc\n", (int2)1)",       // no vector of c
+      R"("m %lc\n", 'x')",              // l with c: not supported
+      R"("n %ls\n", "x")",              // l with s: not supported
+      R"("o %hhc\n", 'x')",             // length modifier c does not take
+      R"("p %5%\n")",                   // "%%" must be the whole specification
+      R"("q %k\n", 1)",                 // no such conversion
+      R"("r %")",                       // format ends inside a specification
+      R"("s %d %v7hld\n", 1, (int4)1)", // an invalid one after a valid one
   };
   std::string body;
   for (size_t i = 0; i < invalid.size(); ++i)
@@ -324,7 +319,8 @@ TEST_F(Printf, InvalidFormatsReturnMinusOneAndPrintNothing) {
             ");\nret[" + std::to_string(2 * i + 1) + "] = printf(" + invalid[i] + ");\n";
   std::string out = print(body);
   std::string want;
-  for (size_t i = 0; i < invalid.size(); ++i) want += "ok " + std::to_string(i) + "\n";
+  for (size_t i = 0; i < invalid.size(); ++i)
+    want += "ok " + std::to_string(i) + "\n";
   EXPECT_EQ(out, want);
   std::vector<cl_int> r = returnValues(2 * invalid.size());
   for (size_t i = 0; i < invalid.size(); ++i) {
@@ -346,11 +342,13 @@ TEST_F(Printf, LinesFromManyWorkItemsStayWhole) {
   std::string out = captureStdout([&] { run(k, {256}, {16}); });
   std::multiset<std::string> lines, want;
   std::istringstream in(out);
-  for (std::string line; std::getline(in, line);) lines.insert(line);
+  for (std::string line; std::getline(in, line);)
+    lines.insert(line);
   for (int g = 0; g < 256; ++g) {
     std::string v = std::to_string(g);
     std::string vec = v;
-    for (int i = 1; i < 16; ++i) vec += "," + v;
+    for (int i = 1; i < 16; ++i)
+      vec += "," + v;
     for (int rep = 0; rep < 4; ++rep)
       want.insert("item " + v + " rep " + std::to_string(rep) + ": " + vec + " end");
   }
@@ -358,5 +356,5 @@ TEST_F(Printf, LinesFromManyWorkItemsStayWhole) {
   EXPECT_TRUE(lines == want) << "output:\n" << out.substr(0, 4000);
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -20,7 +20,7 @@ namespace fcltest {
 namespace {
 
 class ProgramsBase : public CLTest {
- protected:
+protected:
   std::vector<cl_int> runInts(cl_kernel k, size_t count) {
     cl_mem out = buffer(count * sizeof(cl_int));
     std::vector<cl_int> zero(count, -1);
@@ -34,7 +34,8 @@ class ProgramsBase : public CLTest {
     check(clGetProgramInfo(p, what, 0, nullptr, &n), "clGetProgramInfo");
     std::string s(n, '\0');
     check(clGetProgramInfo(p, what, n, s.data(), nullptr), "clGetProgramInfo");
-    while (!s.empty() && s.back() == '\0') s.pop_back();
+    while (!s.empty() && s.back() == '\0')
+      s.pop_back();
     return s;
   }
 };
@@ -43,17 +44,16 @@ using Build = ProgramsBase;
 
 TEST_F(Build, SyntaxErrorLogNamesTheLine) {
   // Line numbers matter: the error is on line 3.
-  BuildResult r = tryBuild(
-      "__kernel void f(__global int* p) {\n"
-      "  int x = 1;\n"
-      "  p[0] = x +* ;\n"
-      "}\n");
+  BuildResult r = tryBuild("__kernel void f(__global int* p) {\n"
+                           "  int x = 1;\n"
+                           "  p[0] = x +* ;\n"
+                           "}\n");
   EXPECT_CL_ERR(CL_BUILD_PROGRAM_FAILURE, r.err);
   EXPECT_NE(r.log.find(":3:"), std::string::npos) << "log does not name line 3:\n" << r.log;
   EXPECT_NE(r.log.find("error"), std::string::npos) << "log does not say error:\n" << r.log;
   cl_build_status st = CL_BUILD_NONE;
-  ASSERT_CL(clGetProgramBuildInfo(r.program, device_, CL_PROGRAM_BUILD_STATUS, sizeof st, &st,
-                                  nullptr));
+  ASSERT_CL(
+      clGetProgramBuildInfo(r.program, device_, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, nullptr));
   EXPECT_EQ(st, CL_BUILD_ERROR);
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(r.program, "f", &err);
@@ -104,17 +104,17 @@ TEST_F(Build, IncludeDirectory) {
 // Each OpenCL C version the device lists builds with -cl-std and sets the macros; one it
 // does not list (FiberCL, a 3.0 device, does not list 2.0) is a skipped case, not a pass.
 struct LanguageVersion {
-  const char* opt;
+  const char *opt;
   int major, minor;
   cl_int want;
 };
 class LanguageVersions : public Build, public testing::WithParamInterface<LanguageVersion> {};
 
 TEST_P(LanguageVersions, SetTheVersionMacros) {
-  const LanguageVersion& c = GetParam();
+  const LanguageVersion &c = GetParam();
   if (!supportsCVersion(c.major, c.minor))
     GTEST_SKIP() << "the device does not list OpenCL C " << c.major << "." << c.minor;
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void v(__global int* out) { out[0] = __OPENCL_C_VERSION__; out[1] = __OPENCL_VERSION__; })CLC";
   std::vector<cl_int> r = runInts(kernelFrom(src, "v", c.opt), 2);
   EXPECT_EQ(r[0], c.want);
@@ -125,12 +125,13 @@ INSTANTIATE_TEST_SUITE_P(Build, LanguageVersions,
                          testing::Values(LanguageVersion{"-cl-std=CL1.2", 1, 2, 120},
                                          LanguageVersion{"-cl-std=CL2.0", 2, 0, 200},
                                          LanguageVersion{"-cl-std=CL3.0", 3, 0, 300}),
-                         [](const testing::TestParamInfo<LanguageVersion>& p) {
-                           return "CL" + std::to_string(p.param.major) + std::to_string(p.param.minor);
+                         [](const testing::TestParamInfo<LanguageVersion> &p) {
+                           return "CL" + std::to_string(p.param.major) +
+                                  std::to_string(p.param.minor);
                          });
 
 TEST_F(Build, FastRelaxedMathDefinesMacro) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void f(__global int* out) {
     #ifdef __FAST_RELAXED_MATH__
       out[0] = 1;
@@ -144,7 +145,7 @@ TEST_F(Build, FastRelaxedMathDefinesMacro) {
             (std::vector<cl_int>{0, 4}));
 }
 
-const char* kWarningSource = R"CLC(
+const char *kWarningSource = R"CLC(
   __kernel void w(__global int* out) {
     if (out[1] = 3)      // assignment as a condition: a default-on warning (-Wparentheses)
       out[0] = 7;
@@ -156,8 +157,8 @@ TEST_F(Build, WarningsSuppressedByW) {
   // Whether warnings reach the build log is implementation-defined; FiberCL's log
   // carries Clang's diagnostics, so there it must.
   if (isFiberCL())
-    EXPECT_NE(plain.log.find("warning"), std::string::npos)
-        << "expected a warning in the log:\n" << plain.log;
+    EXPECT_NE(plain.log.find("warning"), std::string::npos) << "expected a warning in the log:\n"
+                                                            << plain.log;
   else
     std::cout << "[ NOTE     ] warning-in-log check is FiberCL-only; skipped on " << platform_name_
               << "\n";
@@ -176,16 +177,26 @@ TEST_F(Build, WerrorTurnsWarningIntoFailure) {
 // and all together; hints a device may ignore (-cl-denorms-are-zero,
 // -cl-no-subgroup-ifp) are among them.
 TEST_F(Build, EverySpecificationOptionIsAccepted) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void f(__global float* out) { out[get_global_id(0)] = 6.0f / 3.0f; })CLC";
-  const char* options[] = {
-      "-cl-single-precision-constant", "-cl-denorms-are-zero",
-      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable", "-cl-mad-enable",
-      "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-      "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
-      "-cl-kernel-arg-info", "-w", "-g", "-DX=1", "-cl-std=CL3.0"};
+  const char *options[] = {"-cl-single-precision-constant",
+                           "-cl-denorms-are-zero",
+                           "-cl-fp32-correctly-rounded-divide-sqrt",
+                           "-cl-opt-disable",
+                           "-cl-mad-enable",
+                           "-cl-no-signed-zeros",
+                           "-cl-unsafe-math-optimizations",
+                           "-cl-finite-math-only",
+                           "-cl-fast-relaxed-math",
+                           "-cl-uniform-work-group-size",
+                           "-cl-no-subgroup-ifp",
+                           "-cl-kernel-arg-info",
+                           "-w",
+                           "-g",
+                           "-DX=1",
+                           "-cl-std=CL3.0"};
   std::string all;
-  for (const char* o : options) {
+  for (const char *o : options) {
     BuildResult r = tryBuild(src, o);
     EXPECT_CL(r.err) << o << "\n" << r.log;
     all += std::string(o) + " ";
@@ -214,12 +225,14 @@ std::string whyNoSpirv(cl_device_id device) {
 }
 
 // The bytes of tests/e2e/spirv/<name>.spvasm as assembled at build time (empty if absent).
-std::vector<unsigned char> spirvModule(const std::string& name) {
+std::vector<unsigned char> spirvModule(const std::string &name) {
   std::vector<unsigned char> bytes;
 #ifdef FIBERCL_TEST_SPIRV_DIR
-  FILE* f = std::fopen((std::string(FIBERCL_TEST_SPIRV_DIR) + "/" + name + ".spv").c_str(), "rb");
-  if (!f) return bytes;
-  for (int c; (c = std::fgetc(f)) != EOF;) bytes.push_back(static_cast<unsigned char>(c));
+  FILE *f = std::fopen((std::string(FIBERCL_TEST_SPIRV_DIR) + "/" + name + ".spv").c_str(), "rb");
+  if (!f)
+    return bytes;
+  for (int c; (c = std::fgetc(f)) != EOF;)
+    bytes.push_back(static_cast<unsigned char>(c));
   std::fclose(f);
 #else
   (void)name;
@@ -230,7 +243,8 @@ std::vector<unsigned char> spirvModule(const std::string& name) {
 // clCreateProgramWithIL: a SPIR-V module (tests/e2e/spirv/scale.spvasm) builds and runs
 // as its OpenCL C twin would; bad IL is refused; CL_PROGRAM_IL gives the bytes back.
 TEST_F(Build, SpirvProgramsBuildAndRun) {
-  if (std::string why = whyNoSpirv(device_); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = whyNoSpirv(device_); !why.empty())
+    GTEST_SKIP() << why;
   std::vector<unsigned char> bytes = spirvModule("scale");
   ASSERT_FALSE(bytes.empty());
   cl_int err = CL_SUCCESS;
@@ -244,12 +258,14 @@ TEST_F(Build, SpirvProgramsBuildAndRun) {
   cl_kernel k = kernel(p, "scale");
   const size_t n = 1000;
   std::vector<float> in(n);
-  for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i % 17) - 3.0f;
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<float>(i % 17) - 3.0f;
   cl_mem a = bufferFrom(in), b = buffer(n * sizeof(float));
   setArgs(k, b, a, 2.5f);
   run(k, {n});
   auto out = read<float>(b, n);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], in[i] * 2.5f + static_cast<float>(i)) << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], in[i] * 2.5f + static_cast<float>(i)) << i;
   // Not SPIR-V: refused at creation.
   const char junk[32] = "definitely not a SPIR-V module";
   EXPECT_EQ(clCreateProgramWithIL(context_, junk, sizeof junk, &err), nullptr);
@@ -268,12 +284,13 @@ TEST_F(Build, SpirvProgramsBuildAndRun) {
 // and a bool), checked against the spec's error codes; the kernel's global atomic
 // (atomic_inc on a CrossWorkgroup pointer) finds its built-in.
 TEST_F(Build, SpirvSpecializationConstants) {
-  if (std::string why = whyNoSpirv(device_); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = whyNoSpirv(device_); !why.empty())
+    GTEST_SKIP() << why;
   std::vector<unsigned char> bytes = spirvModule("specialize");
   ASSERT_FALSE(bytes.empty());
   const size_t n = 64;
   cl_mem counter = buffer(sizeof(cl_uint)), out = buffer(n * sizeof(cl_ulong));
-  auto runWith = [&](auto&& set) -> std::vector<cl_ulong> {
+  auto runWith = [&](auto &&set) -> std::vector<cl_ulong> {
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithIL(context_, bytes.data(), bytes.size(), &err);
     check(err, "clCreateProgramWithIL");
@@ -288,7 +305,8 @@ TEST_F(Build, SpirvSpecializationConstants) {
     return read<cl_ulong>(out, n);
   };
   auto defaults = runWith([](cl_program) {});
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(defaults[i], 7 * i + 1) << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(defaults[i], 7 * i + 1) << i;
   const cl_ulong big = 0x8000000000000123ull;
   auto set = runWith([&](cl_program p) {
     cl_uint k = 3;
@@ -300,12 +318,14 @@ TEST_F(Build, SpirvSpecializationConstants) {
     EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(p, 3, sizeof big, &big));
     EXPECT_CL_ERR(CL_INVALID_VALUE, clSetProgramSpecializationConstant(p, 3, sizeof k, nullptr));
   });
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(set[i], 3 * i + big) << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(set[i], 3 * i + big) << i;
   auto off = runWith([](cl_program p) {
     cl_uchar flag = 0;
     EXPECT_CL(clSetProgramSpecializationConstant(p, 9, sizeof flag, &flag));
   });
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(off[i], 0u) << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(off[i], 0u) << i;
   // Only IL programs have specialization constants.
   cl_program source = createProgram("__kernel void k(void) {}");
   cl_uint v = 1;
@@ -331,8 +351,7 @@ TEST_F(Build, InvalidOptionIsRejected) {
 // -- and at 200 on a thread with 1 MB. The compiler now runs on its own thread with a
 // 256 MB stack, whatever thread calls clBuildProgram.
 std::string notChain(int depth) { // an even number of `!`: !!x is (x != 0)
-  return "__kernel void k(__global int* o) { o[0] = " + std::string(depth, '!') +
-         "o[1]; }";
+  return "__kernel void k(__global int* o) { o[0] = " + std::string(depth, '!') + "o[1]; }";
 }
 
 TEST_F(Build, DeeplyNestedExpressionsDoNotOverflowTheStack) {
@@ -361,18 +380,17 @@ TEST_F(Build, BuildsOnAThreadWithASmallStack) {
   ASSERT_EQ(pthread_attr_init(&attr), 0);
   ASSERT_EQ(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
   pthread_t thread;
-  ASSERT_EQ(pthread_create(&thread, &attr,
-                           [](void* arg) -> void* {
-                             auto* j = static_cast<Job*>(arg);
-                             const char* src = j->source.c_str();
-                             j->program = clCreateProgramWithSource(j->context, 1, &src,
-                                                                    nullptr, &j->err);
-                             if (j->program)
-                               j->err = clBuildProgram(j->program, 1, &j->device, "",
-                                                       nullptr, nullptr);
-                             return nullptr;
-                           },
-                           &job),
+  ASSERT_EQ(pthread_create(
+                &thread, &attr,
+                [](void *arg) -> void * {
+                  auto *j = static_cast<Job *>(arg);
+                  const char *src = j->source.c_str();
+                  j->program = clCreateProgramWithSource(j->context, 1, &src, nullptr, &j->err);
+                  if (j->program)
+                    j->err = clBuildProgram(j->program, 1, &j->device, "", nullptr, nullptr);
+                  return nullptr;
+                },
+                &job),
             0);
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
@@ -400,7 +418,7 @@ TEST_F(Build, CompileAndLinkTwoProgramsWithEmbeddedHeaders) {
     #include "shared.h"
     int helper(int x) { return x * x + SCALE; })CLC");
   cl_program headers[] = {hdr, hdr2};
-  const char* names[] = {"shared.h", "sub/offset.h"};
+  const char *names[] = {"shared.h", "sub/offset.h"};
   cl_int err = clCompileProgram(main_p, 1, &device_, "", 2, headers, names, nullptr, nullptr);
   ASSERT_CL(err) << buildLog(main_p);
   err = clCompileProgram(lib_p, 1, &device_, "", 1, headers, names, nullptr, nullptr);
@@ -411,11 +429,13 @@ TEST_F(Build, CompileAndLinkTwoProgramsWithEmbeddedHeaders) {
   ASSERT_NE(linked, nullptr);
   atTearDown([linked] { clReleaseProgram(linked); });
   std::vector<cl_int> r = runInts(kernel(linked, "use"), 10);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(r[i], (i * i + 3) * 3 + 100) << "i=" << i;
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(r[i], (i * i + 3) * 3 + 100) << "i=" << i;
 
   // Linking without the library leaves helper undefined: a link failure.
   cl_program alone = clLinkProgram(context_, 1, &device_, "", 1, &main_p, nullptr, nullptr, &err);
-  if (alone) atTearDown([alone] { clReleaseProgram(alone); });
+  if (alone)
+    atTearDown([alone] { clReleaseProgram(alone); });
   EXPECT_CL_ERR(CL_LINK_PROGRAM_FAILURE, err);
 }
 
@@ -433,7 +453,8 @@ TEST_F(Build, CompileAndLinkUseTheDiskCache) {
     FILE *f = popen(cmd.c_str(), "r");
     int n = 0;
     if (f) {
-      if (std::fscanf(f, "%d", &n) != 1) n = 0;
+      if (std::fscanf(f, "%d", &n) != 1)
+        n = 0;
       pclose(f);
     }
     return n;
@@ -441,16 +462,21 @@ TEST_F(Build, CompileAndLinkUseTheDiskCache) {
   const std::string unique = "/* " + std::to_string(getpid()) + " */\n";
   auto compileAndLink = [&](const std::string &options) {
     cl_program lib = createProgram(unique + "int twice(int x) { return 2 * x; }\n");
-    cl_program main_p = createProgram(unique + "int twice(int x);\n"
-                                      "kernel void k(global int *o) { o[get_global_id(0)] = twice(get_global_id(0)); }\n");
-    cl_int err = clCompileProgram(lib, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+    cl_program main_p = createProgram(
+        unique +
+        "int twice(int x);\n"
+        "kernel void k(global int *o) { o[get_global_id(0)] = twice(get_global_id(0)); }\n");
+    cl_int err =
+        clCompileProgram(lib, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
     EXPECT_CL(err);
-    err = clCompileProgram(main_p, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+    err = clCompileProgram(main_p, 1, &device_, options.c_str(), 0, nullptr, nullptr, nullptr,
+                           nullptr);
     EXPECT_CL(err);
     cl_program inputs[] = {main_p, lib};
     cl_program linked = clLinkProgram(context_, 1, &device_, "", 2, inputs, nullptr, nullptr, &err);
     EXPECT_CL(err);
-    if (linked) atTearDown([linked] { clReleaseProgram(linked); });
+    if (linked)
+      atTearDown([linked] { clReleaseProgram(linked); });
     return linked;
   };
   ASSERT_NE(compileAndLink(""), nullptr);
@@ -459,14 +485,15 @@ TEST_F(Build, CompileAndLinkUseTheDiskCache) {
   ASSERT_NE(again, nullptr);
   EXPECT_EQ(entries(), 3) << "the second time, everything came from the cache";
   std::vector<cl_int> r = runInts(kernel(again, "k"), 8);
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(r[i], 2 * i);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(r[i], 2 * i);
   ASSERT_NE(compileAndLink("-I " + dir), nullptr);
   EXPECT_EQ(entries(), 3) << "compiles with -I are not cached (their headers are not in the key)";
   std::system(("rm -rf " + dir).c_str());
 }
 
 TEST_F(Build, BinaryRoundTrip) {
-  const char* src = R"CLC(
+  const char *src = R"CLC(
     __kernel void sq(__global int* out) { int i = (int)get_global_id(0); out[i] = i * i - 5; })CLC";
   cl_program p = build(src);
   std::vector<cl_int> want = runInts(kernel(p, "sq"), 50);
@@ -474,10 +501,10 @@ TEST_F(Build, BinaryRoundTrip) {
   ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
   ASSERT_GT(size, 0u);
   std::vector<unsigned char> bin(size);
-  unsigned char* ptr = bin.data();
+  unsigned char *ptr = bin.data();
   ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr));
 
-  const unsigned char* bins[] = {bin.data()};
+  const unsigned char *bins[] = {bin.data()};
   cl_int status = 1, err = CL_SUCCESS;
   cl_program p2 = clCreateProgramWithBinary(context_, 1, &device_, &size, bins, &status, &err);
   ASSERT_CL(err);
@@ -486,7 +513,8 @@ TEST_F(Build, BinaryRoundTrip) {
   ASSERT_CL(clBuildProgram(p2, 1, &device_, "", nullptr, nullptr)) << buildLog(p2);
   std::vector<cl_int> got = runInts(kernel(p2, "sq"), 50);
   EXPECT_EQ(got, want);
-  for (int i = 0; i < 50; ++i) ASSERT_EQ(want[i], i * i - 5);
+  for (int i = 0; i < 50; ++i)
+    ASSERT_EQ(want[i], i * i - 5);
 }
 
 // Applications key their binary caches on CL_DRIVER_VERSION (hashcat does), so a binary
@@ -497,17 +525,17 @@ TEST_F(Build, DriverVersionNamesTheBinaryFormat) {
   size_t size = 0;
   ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
   std::vector<unsigned char> bin(size);
-  unsigned char* ptr = bin.data();
+  unsigned char *ptr = bin.data();
   ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr));
   ASSERT_GE(size, 12u);
   uint32_t format = 0;
-  std::memcpy(&format, bin.data() + 8, sizeof format);  // after the 8-byte magic
+  std::memcpy(&format, bin.data() + 8, sizeof format); // after the 8-byte magic
   char version[64] = {};
   ASSERT_CL(clGetDeviceInfo(device_, CL_DRIVER_VERSION, sizeof version, version, nullptr));
   EXPECT_EQ(std::string(version), "0.1." + std::to_string(format));
 
-  bin[8] ^= 0x40;  // another format: refused
-  const unsigned char* bins[] = {bin.data()};
+  bin[8] ^= 0x40; // another format: refused
+  const unsigned char *bins[] = {bin.data()};
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   cl_program stale = clCreateProgramWithBinary(context_, 1, &device_, &size, bins, &status, &err);
   EXPECT_EQ(stale, nullptr);
@@ -537,12 +565,14 @@ TEST_F(Build, GlobalVariableTotalSize) {
 
 TEST_F(Build, GarbageBinaryIsRejected) {
   std::vector<unsigned char> junk(256);
-  for (size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<unsigned char>(i * 37 + 11);
-  const unsigned char* bins[] = {junk.data()};
+  for (size_t i = 0; i < junk.size(); ++i)
+    junk[i] = static_cast<unsigned char>(i * 37 + 11);
+  const unsigned char *bins[] = {junk.data()};
   size_t size = junk.size();
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   cl_program p = clCreateProgramWithBinary(context_, 1, &device_, &size, bins, &status, &err);
-  if (p) clReleaseProgram(p);
+  if (p)
+    clReleaseProgram(p);
   EXPECT_EQ(p, nullptr);
   EXPECT_CL_ERR(CL_INVALID_BINARY, err);
   EXPECT_CL_ERR(CL_INVALID_BINARY, status);
@@ -576,12 +606,13 @@ TEST_F(Build, KernelArgAndWorkGroupInfo) {
   EXPECT_EQ(prog, p);
 
   struct Want {
-    const char* name;
-    const char* type;
+    const char *name;
+    const char *type;
     cl_kernel_arg_address_qualifier aq;
     cl_kernel_arg_type_qualifier tq;
   } want[] = {
-      {"src", "float*", CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT},
+      {"src", "float*", CL_KERNEL_ARG_ADDRESS_GLOBAL,
+       CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT},
       {"scratch", "int*", CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_TYPE_NONE},
       {"table", "float4*", CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_TYPE_CONST},
       {"count", "uint", CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_TYPE_NONE},
@@ -608,11 +639,12 @@ TEST_F(Build, KernelArgAndWorkGroupInfo) {
 
   size_t wg = 0, compile[3] = {}, multiple = 0;
   cl_ulong local = 0, priv = 0;
-  ASSERT_CL(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
+  ASSERT_CL(
+      clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr));
   EXPECT_GE(wg, 1u);
   EXPECT_LE(wg, deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-  ASSERT_CL(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                     sizeof compile, compile, nullptr));
+  ASSERT_CL(clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compile,
+                                     compile, nullptr));
   EXPECT_EQ(compile[0], 8u);
   EXPECT_EQ(compile[1], 4u);
   EXPECT_EQ(compile[2], 1u);
@@ -632,8 +664,8 @@ TEST_F(Build, KernelArgAndWorkGroupInfo) {
   EXPECT_EQ(compile[0] + compile[1] + compile[2], 0u);
   // Without -cl-kernel-arg-info the names are not kept; the rest still answers.
   if (isFiberCL()) {
-    cl_kernel plain = kernelFrom("__kernel void plain(__global int* dst, uint n) { dst[0] = n; }",
-                                 "plain");
+    cl_kernel plain =
+        kernelFrom("__kernel void plain(__global int* dst, uint n) { dst[0] = n; }", "plain");
     char buf[64] = {};
     EXPECT_CL_ERR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
                   clGetKernelArgInfo(plain, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, nullptr));
@@ -654,7 +686,8 @@ TEST_F(Build, ProgramInfoAndCreateKernelsInProgram) {
   std::string names = programString(p, CL_PROGRAM_KERNEL_NAMES);
   std::set<std::string> got;
   std::stringstream ss(names);
-  for (std::string n; std::getline(ss, n, ';');) got.insert(n);
+  for (std::string n; std::getline(ss, n, ';');)
+    got.insert(n);
   EXPECT_EQ(got, (std::set<std::string>{"alpha", "beta", "gamma"})) << names;
 
   cl_uint count = 0;
@@ -688,7 +721,7 @@ TEST_F(Build, CloneKernelKeepsArguments) {
   cl_kernel c = clCloneKernel(k, &err);
   ASSERT_CL(err);
   atTearDown([c] { clReleaseKernel(c); });
-  setArgs(k, b, v2);  // changing the original does not affect the clone
+  setArgs(k, b, v2); // changing the original does not affect the clone
   run(c, {8});
   run(k, {8});
   EXPECT_EQ(read<cl_int>(a, 8), std::vector<cl_int>(8, 11));
@@ -698,5 +731,5 @@ TEST_F(Build, CloneKernelKeepsArguments) {
   EXPECT_STREQ(buf, "fill");
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

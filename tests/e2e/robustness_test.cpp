@@ -1,6 +1,6 @@
 // Robustness: a kernel that faults (store through NULL) must not take the host
-// process down; integer division by zero must not fault at all. The command ends with an error status (or the
-// implementation defines the result), the host call returns, and the same context
+// process down; integer division by zero must not fault at all. The command ends with an error
+// status (or the implementation defines the result), the host call returns, and the same context
 // keeps working. FiberCL-only: other CPU implementations (PoCL) crash the process.
 #include <array>
 #include <atomic>
@@ -13,10 +13,10 @@ namespace fcltest {
 namespace {
 
 class Robustness : public CLTest {
- protected:
+protected:
   // Enqueues the faulting kernel and checks that the host call returns; reports the
   // event status (negative = failed; CL_COMPLETE is tolerated since the fault is UB).
-  void runFaulting(const char* src, const char* name, cl_int divisor) {
+  void runFaulting(const char *src, const char *name, cl_int divisor) {
     cl_kernel k = kernelFrom(src, name);
     cl_mem out = buffer(1024 * sizeof(cl_int));
     setArgs(k, out, divisor);
@@ -66,8 +66,8 @@ TEST_F(Robustness, IntegerDivisionByZeroAndOverflowDoNotTrap) {
                            "div");
   // (dividend, divisor) pairs; each runs through all four variants.
   const std::vector<std::pair<int64_t, int64_t>> cases = {
-      {7, 0}, {-7, 0}, {0, 0}, {INT32_MIN, -1}, {INT64_MIN, -1}, {INT32_MIN, 0},
-      {7, 2}, {-7, 2}, {100, -3}, {INT32_MIN, 1}, {INT64_MIN, 2}};
+      {7, 0}, {-7, 0}, {0, 0},    {INT32_MIN, -1}, {INT64_MIN, -1}, {INT32_MIN, 0},
+      {7, 2}, {-7, 2}, {100, -3}, {INT32_MIN, 1},  {INT64_MIN, 2}};
   std::vector<cl_long> a, b;
   for (auto [x, y] : cases)
     for (int v = 0; v < 4; ++v) {
@@ -83,20 +83,21 @@ TEST_F(Robustness, IntegerDivisionByZeroAndOverflowDoNotTrap) {
     int v = int(i % 4);
     int64_t x = a[i], y = b[i];
     int64_t wantQ, wantR;
-    if (v == 1) {  // long
+    if (v == 1) { // long
       bool trap = y == 0 || (x == INT64_MIN && y == -1);
       wantQ = trap ? x : x / y;
       wantR = trap ? 0 : x % y;
-    } else if (v == 2) {  // uint
+    } else if (v == 2) { // uint
       uint32_t ux = uint32_t(x), uy = uint32_t(y);
       wantQ = uy == 0 ? ux : ux / uy;
       wantR = uy == 0 ? 0 : ux % uy;
-    } else {  // int, scalar or the int4 lanes 0 and 2
+    } else { // int, scalar or the int4 lanes 0 and 2
       int32_t xi = int32_t(x), yi = int32_t(y);
       bool trap = yi == 0 || (xi == INT32_MIN && yi == -1);
       wantQ = trap ? xi : xi / yi;
       wantR = trap ? 0 : xi % yi;
-      if (v == 3) wantR = 2 * wantR + 100 % 7 - 2;
+      if (v == 3)
+        wantR = 2 * wantR + 100 % 7 - 2;
     }
     EXPECT_EQ(q[i], wantQ) << "quotient, variant " << v << ", " << x << " / " << y;
     EXPECT_EQ(r[i], wantR) << "remainder, variant " << v << ", " << x << " % " << y;
@@ -135,7 +136,8 @@ TEST_F(Robustness, StoreThroughNullPointer) {
   std::string said = testing::internal::GetCapturedStderr();
   // Work-item 700 (group 10 of 64) stores to ((int*)0)[700].
   EXPECT_NE(said.find("FiberCL: kernel 'nullstore' crashed in work-group (10,0,0): SIGSEGV ("),
-            std::string::npos) << said;
+            std::string::npos)
+      << said;
   EXPECT_NE(said.find(" at address 0xaf0)\n"), std::string::npos) << said;
   expectVecAddStillWorks();
 }
@@ -153,8 +155,8 @@ TEST_F(Robustness, CommandsEnqueuedAfterAFailureWasSeenRun) {
                              "nullstore");
   cl_mem sink = buffer(sizeof(cl_int));
   setArgs(bad, sink);
-  cl_kernel inc = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
-                             "inc");
+  cl_kernel inc =
+      kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }", "inc");
   cl_mem m = bufferFrom(std::vector<cl_int>{1, 2, 3});
   setArgs(inc, m);
 
@@ -169,8 +171,8 @@ TEST_F(Robustness, CommandsEnqueuedAfterAFailureWasSeenRun) {
   keep(failing);
   ASSERT_CL(clSetEventCallback(
       failing, CL_COMPLETE,
-      [](cl_event, cl_int status, void* p) {
-        auto* s = static_cast<Seen*>(p);
+      [](cl_event, cl_int status, void *p) {
+        auto *s = static_cast<Seen *>(p);
         s->failed = status < 0;
         // Keep the completing thread here until the application has enqueued and
         // waited (bounded: the test must not hang if the command did not fail).
@@ -197,8 +199,8 @@ TEST_F(Robustness, CommandsEnqueuedAfterAFailureWasSeenRun) {
   EXPECT_EQ(read<cl_int>(m, 3), (std::vector<cl_int>{2, 3, 4}));
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest
 
 namespace fcltest {
 namespace {
@@ -227,9 +229,10 @@ TEST_F(Robustness, ManyLargeGroupsWithBarriersAndAtomicsFitTheStackLimit) {
   setArgs(k, perGroup, total);
   run(k, {local * groups}, {local});
   std::vector<cl_uint> n = read<cl_uint>(perGroup, groups);
-  for (size_t g = 0; g < groups; ++g) EXPECT_EQ(n[g], local) << "group " << g;
+  for (size_t g = 0; g < groups; ++g)
+    EXPECT_EQ(n[g], local) << "group " << g;
   EXPECT_EQ(read<cl_uint>(total, 1)[0], local * groups);
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -79,8 +79,7 @@ protected:
     cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &e);
     if (err == CL_SUCCESS) {
       o.finish = clFinish(queue_);
-      clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status,
-                     nullptr);
+      clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status, nullptr);
       clReleaseEvent(e);
     }
     o.stderrText = testing::internal::GetCapturedStderr();
@@ -92,8 +91,8 @@ protected:
 
   // After a failed command the queue and context must still work.
   void expectQueueStillWorks() {
-    cl_kernel k = kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }",
-                             "inc");
+    cl_kernel k =
+        kernelFrom("__kernel void inc(__global int *d) { d[get_global_id(0)] += 1; }", "inc");
     cl_mem m = bufferFrom(std::vector<int>{1, 2, 3});
     ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
     run(k, {3});
@@ -124,15 +123,15 @@ TEST_F(Scheduling, SpinWaitWithOccupancyOneIsAReportedDeadlock) {
   EXPECT_LT(o.status, 0) << "the spinning group can never be joined by the one it waits for";
   EXPECT_NE(o.stderrText.find("deadlock"), std::string::npos) << o.stderrText;
   EXPECT_NE(o.stderrText.find("FIBERCL_OCCUPANCY=1"), std::string::npos)
-      << "the report names the environment that reproduces it:\n" << o.stderrText;
+      << "the report names the environment that reproduces it:\n"
+      << o.stderrText;
   expectQueueStillWorks();
 }
 
 TEST_F(Scheduling, SpinWaitUnderUnfairSchedulingIsAReportedDeadlock) {
   SKIP_UNLESS_FIBERCL("scheduling controls");
   // Deterministic (one worker) and unfair: the spinner, admitted first, keeps the worker.
-  ScopedEnv env{{"FIBERCL_SCHEDULE", "unfair"}, {"FIBERCL_SEED", "1"},
-                {"FIBERCL_ADMISSION", "id"}};
+  ScopedEnv env{{"FIBERCL_SCHEDULE", "unfair"}, {"FIBERCL_SEED", "1"}, {"FIBERCL_ADMISSION", "id"}};
   Outcome o = launch(kSpinSource, "spin", 2, 4);
   EXPECT_LT(o.status, 0);
   EXPECT_NE(o.stderrText.find("deadlock"), std::string::npos) << o.stderrText;
@@ -211,8 +210,8 @@ TEST_P(SpinWithBarrier, CompletesWhenFairAndIsReportedWhenBlocked) {
     ASSERT_EQ(ok.status, CL_COMPLETE) << "seed " << seed << "\n" << ok.stderrText;
     EXPECT_EQ(ok.out, std::vector<int>(4, 1));
   }
-  ScopedEnv env{{"FIBERCL_OCCUPANCY", "1"}, {"FIBERCL_DEADLOCK_TIMEOUT", "1"},
-                {"FIBERCL_SEED", "5"}};
+  ScopedEnv env{
+      {"FIBERCL_OCCUPANCY", "1"}, {"FIBERCL_DEADLOCK_TIMEOUT", "1"}, {"FIBERCL_SEED", "5"}};
   if (!deterministic)
     unsetenv("FIBERCL_SEED");
   Outcome blocked = launch(kSpinWithBarrierSource, "spinbar", 2, 4);
@@ -298,12 +297,12 @@ TEST_F(Scheduling, ExecInfoSetsTheScheduleOfOneKernel) {
   cl_uint one = 1, bogus = 7;
   cl_ulong seed = 11;
   // CL_INVALID_VALUE for a wrong size, a NULL value or an unknown policy.
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL,
-                                                      sizeof seed, &seed));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL,
-                                                      sizeof one, nullptr));
-  EXPECT_CL_ERR(CL_INVALID_VALUE, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL,
-                                                      sizeof bogus, &bogus));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof seed, &seed));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof one, nullptr));
+  EXPECT_CL_ERR(CL_INVALID_VALUE,
+                clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL, sizeof bogus, &bogus));
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_OCCUPANCY_FIBERCL, sizeof one, &one));
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof seed, &seed));
 
@@ -335,8 +334,8 @@ TEST_F(Scheduling, ExecInfoPolicyAndAdmissionCodesReachTheScheduler) {
                             std::pair{"unfair", CL_SCHEDULE_UNFAIR_FIBERCL}}) {
     ScopedEnv env{{"FIBERCL_SCHEDULE", name}};
     cl_uint policy = 99;
-    ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_SCHEDULE_FIBERCL, sizeof policy, &policy,
-                              nullptr));
+    ASSERT_CL(
+        clGetDeviceInfo(device_, CL_DEVICE_SCHEDULE_FIBERCL, sizeof policy, &policy, nullptr));
     EXPECT_EQ(policy, cl_uint(code)) << name;
   }
 
@@ -349,8 +348,7 @@ TEST_F(Scheduling, ExecInfoPolicyAndAdmissionCodesReachTheScheduler) {
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SCHEDULE_FIBERCL, sizeof unfair, &unfair));
   ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SEED_FIBERCL, sizeof seed, &seed));
   for (cl_uint order : {byId, reverse}) {
-    ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL, sizeof order,
-                                  &order));
+    ASSERT_CL(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_ADMISSION_FIBERCL, sizeof order, &order));
     cl_mem flag = bufferFrom(std::vector<int>{0});
     cl_mem out = bufferFrom(std::vector<int>(2, 0));
     ASSERT_CL(clSetKernelArg(k, 0, sizeof flag, &flag));
@@ -387,15 +385,17 @@ TEST_F(Scheduling, BarrierDivergenceIsReportedNotHung) {
     __kernel void diverge(__global int *d) {
       if (get_local_id(0) < 2) barrier(CLK_GLOBAL_MEM_FENCE);
       d[get_global_id(0)] = 1;
-    })CLC", "diverge");
+    })CLC",
+                           "diverge");
   cl_mem m = bufferFrom(std::vector<int>(8, 0));
   ASSERT_CL(clSetKernelArg(k, 0, sizeof m, &m));
   Completion c = runReporting(k, {8}, {8});
-  const std::string& err = c.stderrText;
+  const std::string &err = c.stderrText;
   EXPECT_LT(c.status, 0);
   EXPECT_NE(err.find("barrier divergence"), std::string::npos) << err;
   EXPECT_NE(err.find("is at <source>:3 (barrier)"), std::string::npos)
-      << "the report names the barrier's source line:\n" << err;
+      << "the report names the barrier's source line:\n"
+      << err;
   expectQueueStillWorks();
 }
 

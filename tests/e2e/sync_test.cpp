@@ -16,15 +16,17 @@ using Sync = CLTest;
 
 std::vector<cl_uint> iota_mod(size_t n, cl_uint mod) {
   std::vector<cl_uint> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<cl_uint>((i * 2654435761u) % mod);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<cl_uint>((i * 2654435761u) % mod);
   return v;
 }
 
-void expectGroupSums(const std::vector<cl_uint>& in, const std::vector<cl_uint>& sums,
+void expectGroupSums(const std::vector<cl_uint> &in, const std::vector<cl_uint> &sums,
                      size_t group) {
   for (size_t g = 0; g < sums.size(); ++g) {
     cl_uint want = 0;
-    for (size_t i = 0; i < group; ++i) want += in[g * group + i];
+    for (size_t i = 0; i < group; ++i)
+      want += in[g * group + i];
     ASSERT_EQ(sums[g], want) << "group " << g;
   }
 }
@@ -80,7 +82,8 @@ TEST_F(Sync, TreeReductionLocalArgument) {
 // Host model of the "rotate through local memory" kernels below.
 std::vector<cl_uint> hostRotate(size_t n, size_t l, int iters) {
   std::vector<cl_uint> v(n), next(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<cl_uint>(i * 7 + 1);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<cl_uint>(i * 7 + 1);
   for (int t = 0; t < iters; ++t) {
     for (size_t i = 0; i < n; ++i) {
       size_t g = i / l, lid = i % l;
@@ -108,7 +111,8 @@ TEST_F(Sync, BarrierInsideLoop) {
   const size_t l = 128, n = l * 16;
   const int iters = 100;
   std::vector<cl_uint> init(n);
-  for (size_t i = 0; i < n; ++i) init[i] = static_cast<cl_uint>(i * 7 + 1);
+  for (size_t i = 0; i < n; ++i)
+    init[i] = static_cast<cl_uint>(i * 7 + 1);
   cl_mem d = bufferFrom(init);
   setArgs(k, d, Local{l * sizeof(cl_uint)}, iters);
   run(k, {n}, {l});
@@ -146,9 +150,10 @@ TEST_F(Sync, BarrierInHelperFunctionAndInCalledKernel) {
   const size_t l = 64, n = l * 8;
   const int iters = 20;
   std::vector<cl_uint> init(n);
-  for (size_t i = 0; i < n; ++i) init[i] = static_cast<cl_uint>(i * 7 + 1);
+  for (size_t i = 0; i < n; ++i)
+    init[i] = static_cast<cl_uint>(i * 7 + 1);
   std::vector<cl_uint> want = hostRotate(n, l, iters);
-  for (const char* name : {"helper", "outer"}) {
+  for (const char *name : {"helper", "outer"}) {
     SCOPED_TRACE(name);
     cl_kernel k = kernel(p, name);
     cl_mem d = bufferFrom(init);
@@ -217,7 +222,8 @@ TEST_F(Sync, Atomics1x) {
                            "count");
   const size_t n = 64 * 1024;
   std::vector<cl_int> vals(n);
-  for (size_t i = 0; i < n; ++i) vals[i] = static_cast<cl_int>((i * 7919) % 200001) - 100000;
+  for (size_t i = 0; i < n; ++i)
+    vals[i] = static_cast<cl_int>((i * 7919) % 200001) - 100000;
   vals[12345] = -200000;
   vals[54321] = 300000;
   std::vector<cl_int> init = {0, 0, 0, 0x7fffffff, -0x7fffffff - 1, 0, 0, 0, 0};
@@ -226,7 +232,8 @@ TEST_F(Sync, Atomics1x) {
   run(k, {n}, {128});
   std::vector<cl_int> r = read<cl_int>(g, 9);
   cl_int sum = 0;
-  for (cl_int v : vals) sum += v;
+  for (cl_int v : vals)
+    sum += v;
   EXPECT_EQ(r[0], static_cast<cl_int>(n)) << "atomic_inc";
   EXPECT_EQ(r[1], static_cast<cl_int>(2 * n)) << "atom_add";
   EXPECT_EQ(r[2], static_cast<cl_int>(3 * n)) << "atomic_cmpxchg loop";
@@ -238,7 +245,7 @@ TEST_F(Sync, Atomics1x) {
   EXPECT_EQ(r[8], sum) << "local atom_add";
 }
 
-class Atomics20 : public CLTest, public ::testing::WithParamInterface<const char*> {};
+class Atomics20 : public CLTest, public ::testing::WithParamInterface<const char *> {};
 
 TEST_P(Atomics20, CountersCasAndSpinLock) {
   const std::string std = GetParam();
@@ -288,7 +295,7 @@ TEST_P(Atomics20, CountersCasAndSpinLock) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Std, Atomics20, ::testing::Values("CL2.0", "CL3.0"),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
+                         [](const ::testing::TestParamInfo<const char *> &i) {
                            return std::string(i.param).substr(0, 3) + i.param[4];
                          });
 
@@ -299,7 +306,7 @@ size_t kernelWorkGroupSize(cl_kernel k, cl_device_id d) {
   return s;
 }
 
-const char* kBigGroupBarrierSource = R"CLC(
+const char *kBigGroupBarrierSource = R"CLC(
   __kernel void big(__global const uint* in, __global uint* rev, __global uint* sums,
                     __local uint* tmp) {
     uint lid = get_local_id(0), l = get_local_size(0);
@@ -357,12 +364,13 @@ TEST_F(Sync, BarrierFreeKernelsCreateNoFiberStacks) {
   cl_kernel big = kernelFrom(kBigGroupBarrierSource, "big");
   const size_t l = 4096, n = l * 2;
   std::vector<cl_uint> in = iota_mod(n, 1000);
-  cl_mem din = bufferFrom(in), rev = buffer(n * sizeof(cl_uint)), sums = buffer(2 * sizeof(cl_uint));
+  cl_mem din = bufferFrom(in), rev = buffer(n * sizeof(cl_uint)),
+         sums = buffer(2 * sizeof(cl_uint));
   setArgs(big, din, rev, sums, Local{l * sizeof(cl_uint)});
   run(big, {n}, {l});
   expectGroupSums(in, read<cl_uint>(sums, 2), l);
   cl_ulong after_barrier = deviceInfo<cl_ulong>(device_, CL_DEVICE_STACKS_CREATED_FIBERCL);
-  const char* path = std::getenv("FIBERCL_BARRIERS");
+  const char *path = std::getenv("FIBERCL_BARRIERS");
   if (!path || std::string(path) != "fibers") {
     // Barrier regions: work-items take turns in loops, not on fibers.
     EXPECT_EQ(after_barrier, after_plain)
@@ -395,9 +403,8 @@ TEST_F(Sync, PrintfFormats) {
   cl_long l = 123456789012LL;
   setArgs(k, d, f, l);
   std::string out = captureStdout([&] { run(k, {4}); });
-  EXPECT_EQ(out,
-            "d=-42 f=1.500000 s=text v=1.000000,-2.500000,0.250000,100.000000 "
-            "l=123456789012 x=ff c=Q\n");
+  EXPECT_EQ(out, "d=-42 f=1.500000 s=text v=1.000000,-2.500000,0.250000,100.000000 "
+                 "l=123456789012 x=ff c=Q\n");
 
   cl_program prog = nullptr;
   ASSERT_CL(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, nullptr));
@@ -405,10 +412,12 @@ TEST_F(Sync, PrintfFormats) {
   std::string many = captureStdout([&] { run(each, {16}, {4}); });
   std::multiset<std::string> lines, want;
   std::istringstream in(many);
-  for (std::string line; std::getline(in, line);) lines.insert(line);
-  for (int i = 0; i < 16; ++i) want.insert("item " + std::to_string(i) + " of 16");
+  for (std::string line; std::getline(in, line);)
+    lines.insert(line);
+  for (int i = 0; i < 16; ++i)
+    want.insert("item " + std::to_string(i) + " of 16");
   EXPECT_EQ(lines, want) << "raw output:\n" << many;
 }
 
-}  // namespace
-}  // namespace fcltest
+} // namespace
+} // namespace fcltest

@@ -92,7 +92,7 @@ const char *kSource = R"CLC(
 )CLC";
 
 class Waiting : public CLTest {
- protected:
+protected:
   struct Outcome {
     cl_int status = CL_COMPLETE;
     std::string stderrText;
@@ -103,13 +103,15 @@ class Waiting : public CLTest {
   Outcome launch(const char *name, size_t groups, int sweeps) {
     cl_kernel k = kernelFrom(kSource, name, "-cl-std=CL2.0");
     std::vector<int> cells(kCells);
-    for (int i = 0; i < kCells; ++i) cells[i] = i;
+    for (int i = 0; i < kCells; ++i)
+      cells[i] = i;
     cl_mem c = bufferFrom(cells), done = bufferFrom(std::vector<int>{0}),
            out = bufferFrom(std::vector<int>(groups, -1));
     setArgs(k, c, done, out, sweeps);
     Completion r = runReporting(k, {groups * 4}, {4});
     Outcome o{r.status, r.stderrText, {}};
-    if (o.status == CL_COMPLETE) o.out = read<int>(out, groups);
+    if (o.status == CL_COMPLETE)
+      o.out = read<int>(out, groups);
     return o;
   }
 
@@ -128,7 +130,8 @@ TEST_F(Waiting, ALoneGroupScanningInsideItsWaitingLoopIsWorking) {
       ScopedEnv env{{"FIBERCL_SEED", seed},
                     {"FIBERCL_OCCUPANCY", bound},
                     {"FIBERCL_DEADLOCK_TIMEOUT", "0.2"}};
-      if (!*seed) unsetenv("FIBERCL_SEED");
+      if (!*seed)
+        unsetenv("FIBERCL_SEED");
       Outcome o = launch("lone_scan", 1, 12);
       ASSERT_EQ(o.status, CL_COMPLETE) << mode(seed, bound) << "\n" << o.stderrText;
       EXPECT_EQ(o.out[0], 12 * kSum) << mode(seed, bound);
@@ -142,7 +145,8 @@ TEST_F(Waiting, ReadMostlyScansWhileWaitingForAScanningGroupAreWorking) {
       ScopedEnv env{{"FIBERCL_SEED", seed},
                     {"FIBERCL_OCCUPANCY", bound},
                     {"FIBERCL_DEADLOCK_TIMEOUT", "0.2"}};
-      if (!*seed) unsetenv("FIBERCL_SEED");
+      if (!*seed)
+        unsetenv("FIBERCL_SEED");
       Outcome o = launch("scan_until_released", 4, 10);
       ASSERT_EQ(o.status, CL_COMPLETE) << mode(seed, bound) << "\n" << o.stderrText;
       EXPECT_EQ(o.out, (std::vector<int>{10 * kSum, kSum, kSum, kSum})) << mode(seed, bound);
@@ -159,7 +163,8 @@ TEST_F(Waiting, AScanInsideAWaitingLoopNobodyReleasesIsADeadlock) {
   SKIP_UNLESS_FIBERCL("deadlock detection");
   for (const char *seed : {"", "1", "2", "3"}) {
     ScopedEnv env{{"FIBERCL_SEED", seed}, {"FIBERCL_DEADLOCK_TIMEOUT", "0.5"}};
-    if (!*seed) unsetenv("FIBERCL_SEED");
+    if (!*seed)
+      unsetenv("FIBERCL_SEED");
     Outcome o = launch("scan_forever", 2, 0);
     expectDeadlock("scan_forever, " + mode(seed, "0"), o.status, o.stderrText);
     // Released only by group 0, never admitted before group 1 finishes: bound 1,
@@ -175,10 +180,11 @@ TEST_F(Waiting, CountersThatDoNotChangeWhatTheLoopDoesAreNotProgress) {
   for (const char *name : {"count_tries_forever", "backoff_forever"})
     for (const char *seed : {"", "1", "2"}) {
       ScopedEnv env{{"FIBERCL_SEED", seed}, {"FIBERCL_DEADLOCK_TIMEOUT", "0.5"}};
-      if (!*seed) unsetenv("FIBERCL_SEED");
+      if (!*seed)
+        unsetenv("FIBERCL_SEED");
       Outcome o = launch(name, 2, 0);
       expectDeadlock(std::string(name) + ", " + mode(seed, "0"), o.status, o.stderrText);
     }
 }
 
-}  // namespace
+} // namespace

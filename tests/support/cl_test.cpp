@@ -11,30 +11,33 @@
 
 namespace fcltest {
 
-::testing::AssertionResult clSucceeded(const char* expr, cl_int err) {
-  if (err == CL_SUCCESS) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << expr << " returned " << errName(err) << " (" << err
-                                       << "), expected CL_SUCCESS";
+::testing::AssertionResult clSucceeded(const char *expr, cl_int err) {
+  if (err == CL_SUCCESS)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << expr << " returned " << errName(err) << " (" << err << "), expected CL_SUCCESS";
 }
 
-::testing::AssertionResult clCodeEq(const char* expected_expr, const char* actual_expr,
+::testing::AssertionResult clCodeEq(const char *expected_expr, const char *actual_expr,
                                     cl_int expected, cl_int actual) {
-  if (expected == actual) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << actual_expr << " returned " << errName(actual)
-                                       << " (" << actual << "), expected "
-                                       << errName(expected) << " (" << expected << ")";
+  if (expected == actual)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << actual_expr << " returned " << errName(actual) << " (" << actual << "), expected "
+         << errName(expected) << " (" << expected << ")";
 }
 
 std::string wantedPlatformName() {
-  const char* e = std::getenv("FIBERCL_TEST_PLATFORM");
+  const char *e = std::getenv("FIBERCL_TEST_PLATFORM");
   return e && *e ? e : "FiberCL";
 }
 
-std::string captureStdout(const std::function<void()>& fn) {
+std::string captureStdout(const std::function<void()> &fn) {
   std::fflush(stdout);
   char path[] = "/tmp/fibercl_stdout_XXXXXX";
   int fd = mkstemp(path);
-  if (fd < 0) throw Error("mkstemp failed");
+  if (fd < 0)
+    throw Error("mkstemp failed");
   unlink(path);
   int saved = dup(1);
   dup2(fd, 1);
@@ -54,7 +57,8 @@ std::string captureStdout(const std::function<void()>& fn) {
   lseek(fd, 0, SEEK_SET);
   char buf[4096];
   ssize_t r;
-  while ((r = ::read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(r));
+  while ((r = ::read(fd, buf, sizeof buf)) > 0)
+    out.append(buf, static_cast<size_t>(r));
   close(fd);
   return out;
 }
@@ -82,19 +86,22 @@ void CLTest::SetUp() {
 }
 
 void CLTest::TearDown() {
-  if (queue_) clFinish(queue_);
-  for (auto it = cleanup_.rbegin(); it != cleanup_.rend(); ++it) (*it)();
+  if (queue_)
+    clFinish(queue_);
+  for (auto it = cleanup_.rbegin(); it != cleanup_.rend(); ++it)
+    (*it)();
   cleanup_.clear();
   session_ = fibercl::cl_host::Session();
   queue_ = nullptr;
   context_ = nullptr;
 }
 
-static bool containsWord(const std::string& list, const std::string& word) {
+static bool containsWord(const std::string &list, const std::string &word) {
   std::istringstream in(list);
   std::string w;
   while (in >> w)
-    if (w == word) return true;
+    if (w == word)
+      return true;
   return false;
 }
 
@@ -103,33 +110,33 @@ bool CLTest::supportsCVersion(int major, int minor) const {
   if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &n) != CL_SUCCESS)
     return false;
   std::vector<cl_name_version> v(n / sizeof(cl_name_version));
-  if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_ALL_VERSIONS, n, v.data(), nullptr) !=
-      CL_SUCCESS)
+  if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_ALL_VERSIONS, n, v.data(), nullptr) != CL_SUCCESS)
     return false;
-  for (const auto& nv : v)
+  for (const auto &nv : v)
     if (CL_VERSION_MAJOR(nv.version) == static_cast<cl_uint>(major) &&
         CL_VERSION_MINOR(nv.version) == static_cast<cl_uint>(minor))
       return true;
   return false;
 }
 
-bool CLTest::hasCFeature(const std::string& feature) const {
+bool CLTest::hasCFeature(const std::string &feature) const {
   size_t n = 0;
   if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &n) != CL_SUCCESS)
     return false;
   std::vector<cl_name_version> v(n / sizeof(cl_name_version));
   if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, n, v.data(), nullptr) != CL_SUCCESS)
     return false;
-  for (const auto& nv : v)
-    if (feature == nv.name) return true;
+  for (const auto &nv : v)
+    if (feature == nv.name)
+      return true;
   return false;
 }
 
-bool CLTest::hasExtension(const std::string& ext) const {
+bool CLTest::hasExtension(const std::string &ext) const {
   return containsWord(deviceInfoString(device_, CL_DEVICE_EXTENSIONS), ext);
 }
 
-cl_program CLTest::createProgram(const std::string& src) {
+cl_program CLTest::createProgram(const std::string &src) {
   cl_program p = fibercl::cl_host::createProgram(context_, {src});
   atTearDown([p] { clReleaseProgram(p); });
   return p;
@@ -137,14 +144,14 @@ cl_program CLTest::createProgram(const std::string& src) {
 
 std::string CLTest::buildLog(cl_program p) const { return fibercl::cl_host::buildLog(p, device_); }
 
-BuildResult CLTest::tryBuild(const std::string& src, const std::string& options) {
+BuildResult CLTest::tryBuild(const std::string &src, const std::string &options) {
   BuildResult r = fibercl::cl_host::tryBuild(context_, device_, {src}, options);
   cl_program p = r.program;
   atTearDown([p] { clReleaseProgram(p); });
   return r;
 }
 
-cl_program CLTest::build(const std::string& src, const std::string& options) {
+cl_program CLTest::build(const std::string &src, const std::string &options) {
   BuildResult r = tryBuild(src, options);
   if (r.err != CL_SUCCESS)
     throw Error(std::string("clBuildProgram(options=\"") + options + "\") failed: " +
@@ -152,7 +159,7 @@ cl_program CLTest::build(const std::string& src, const std::string& options) {
   return r.program;
 }
 
-cl_kernel CLTest::kernel(cl_program p, const char* name) {
+cl_kernel CLTest::kernel(cl_program p, const char *name) {
   cl_int err = CL_SUCCESS;
   cl_kernel k = clCreateKernel(p, name, &err);
   check(err, (std::string("clCreateKernel(") + name + ")").c_str());
@@ -160,8 +167,8 @@ cl_kernel CLTest::kernel(cl_program p, const char* name) {
   return k;
 }
 
-cl_program CLTest::buildReporting(const std::string& src, const char* channels,
-                                  std::string& said, const std::string& options) {
+cl_program CLTest::buildReporting(const std::string &src, const char *channels, std::string &said,
+                                  const std::string &options) {
   setenv("FIBERCL_DEBUG", channels, 1);
   testing::internal::CaptureStderr();
   cl_program p = nullptr;
@@ -178,12 +185,11 @@ cl_program CLTest::buildReporting(const std::string& src, const char* channels,
   return p;
 }
 
-cl_kernel CLTest::kernelFrom(const std::string& src, const char* name,
-                             const std::string& options) {
+cl_kernel CLTest::kernelFrom(const std::string &src, const char *name, const std::string &options) {
   return kernel(build(src, options), name);
 }
 
-cl_mem CLTest::buffer(size_t bytes, cl_mem_flags flags, void* host) {
+cl_mem CLTest::buffer(size_t bytes, cl_mem_flags flags, void *host) {
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(context_, flags, bytes, host, &err);
   check(err, "clCreateBuffer");
@@ -191,15 +197,16 @@ cl_mem CLTest::buffer(size_t bytes, cl_mem_flags flags, void* host) {
   return m;
 }
 
-CLTest::Completion CLTest::runReporting(cl_kernel k, const std::vector<size_t>& global,
-                                        const std::vector<size_t>& local) {
+CLTest::Completion CLTest::runReporting(cl_kernel k, const std::vector<size_t> &global,
+                                        const std::vector<size_t> &local) {
   Completion c;
   cl_event e = nullptr;
   testing::internal::CaptureStderr();
-  cl_int err = clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()), nullptr,
-                                      global.data(), local.empty() ? nullptr : local.data(), 0,
-                                      nullptr, &e);
-  if (err == CL_SUCCESS) clFinish(queue_);
+  cl_int err =
+      clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()), nullptr, global.data(),
+                             local.empty() ? nullptr : local.data(), 0, nullptr, &e);
+  if (err == CL_SUCCESS)
+    clFinish(queue_);
   c.stderrText = testing::internal::GetCapturedStderr();
   check(err, "clEnqueueNDRangeKernel");
   clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof c.status, &c.status, nullptr);
@@ -207,28 +214,28 @@ CLTest::Completion CLTest::runReporting(cl_kernel k, const std::vector<size_t>& 
   return c;
 }
 
-cl_int CLTest::tryRun(cl_kernel k, const std::vector<size_t>& global,
-                      const std::vector<size_t>& local, const std::vector<size_t>& offset) {
+cl_int CLTest::tryRun(cl_kernel k, const std::vector<size_t> &global,
+                      const std::vector<size_t> &local, const std::vector<size_t> &offset) {
   cl_int err = clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()),
                                       offset.empty() ? nullptr : offset.data(), global.data(),
-                                      local.empty() ? nullptr : local.data(), 0, nullptr,
-                                      nullptr);
-  if (err != CL_SUCCESS) return err;
+                                      local.empty() ? nullptr : local.data(), 0, nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    return err;
   return clFinish(queue_);
 }
 
-void CLTest::run(cl_kernel k, const std::vector<size_t>& global,
-                 const std::vector<size_t>& local, const std::vector<size_t>& offset) {
+void CLTest::run(cl_kernel k, const std::vector<size_t> &global, const std::vector<size_t> &local,
+                 const std::vector<size_t> &offset) {
   cl_int err = clEnqueueNDRangeKernel(queue_, k, static_cast<cl_uint>(global.size()),
                                       offset.empty() ? nullptr : offset.data(), global.data(),
-                                      local.empty() ? nullptr : local.data(), 0, nullptr,
-                                      nullptr);
+                                      local.empty() ? nullptr : local.data(), 0, nullptr, nullptr);
   check(err, "clEnqueueNDRangeKernel");
   check(clFinish(queue_), "clFinish");
 }
 
 cl_event CLTest::keep(cl_event e) {
-  if (e) atTearDown([e] { clReleaseEvent(e); });
+  if (e)
+    atTearDown([e] { clReleaseEvent(e); });
   return e;
 }
 
@@ -248,7 +255,8 @@ void CLTest::expectVecAddStillWorks() {
   setArgs(k, da, db, dc);
   run(k, {n}, {64});
   std::vector<float> c = read<float>(dc, n);
-  for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(c[i], a[i] + b[i]) << "vecadd after a fault, i=" << i;
 }
 
-}  // namespace fcltest
+} // namespace fcltest

@@ -47,15 +47,15 @@ inline constexpr bool kThreadSanitizerBuild = false;
 #endif
 
 // "CL_INVALID_VALUE" for -30, etc.; "CL_<unknown -1234>" otherwise.
-inline const char* errName(cl_int err) { return fibercl::cl_host::errorName(err); }
+inline const char *errName(cl_int err) { return fibercl::cl_host::errorName(err); }
 
 using Error = fibercl::cl_host::Error;
 
 // Throws Error("<what> failed: <CL name>") unless err == CL_SUCCESS.
 using fibercl::cl_host::check;
 
-::testing::AssertionResult clSucceeded(const char* expr, cl_int err);
-::testing::AssertionResult clCodeEq(const char* expected_expr, const char* actual_expr,
+::testing::AssertionResult clSucceeded(const char *expr, cl_int err);
+::testing::AssertionResult clCodeEq(const char *expected_expr, const char *actual_expr,
                                     cl_int expected, cl_int actual);
 
 inline std::string platformInfo(cl_platform_id p, cl_platform_info what) {
@@ -73,7 +73,7 @@ using fibercl::cl_host::findPlatform;
 
 // Runs fn with the process's stdout (fd 1) redirected into a temporary file and
 // returns what was written (C stdio is flushed before and after).
-std::string captureStdout(const std::function<void()>& fn);
+std::string captureStdout(const std::function<void()> &fn);
 
 // Sets FIBERCL_* variables for one scope (the runtime reads them at each launch of a
 // kernel that may yield).
@@ -103,7 +103,7 @@ struct Local {
 using BuildResult = fibercl::cl_host::BuildResult;
 
 class CLTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override;
   void TearDown() override;
 
@@ -113,67 +113,60 @@ class CLTest : public ::testing::Test {
 
   // Device capabilities.
   bool supportsCVersion(int major, int minor) const;  // CL_DEVICE_OPENCL_C_ALL_VERSIONS
-  bool hasCFeature(const std::string& feature) const;  // CL_DEVICE_OPENCL_C_FEATURES
-  bool hasExtension(const std::string& ext) const;
+  bool hasCFeature(const std::string &feature) const; // CL_DEVICE_OPENCL_C_FEATURES
+  bool hasExtension(const std::string &ext) const;
 
   // Programs. build() throws with the log on failure.
-  cl_program createProgram(const std::string& src);
-  BuildResult tryBuild(const std::string& src, const std::string& options = "");
-  cl_program build(const std::string& src, const std::string& options = "");
+  cl_program createProgram(const std::string &src);
+  BuildResult tryBuild(const std::string &src, const std::string &options = "");
+  cl_program build(const std::string &src, const std::string &options = "");
   std::string buildLog(cl_program p) const;
-  cl_kernel kernel(cl_program p, const char* name);
+  cl_kernel kernel(cl_program p, const char *name);
   // Builds `src` and returns kernel `name` from it.
-  cl_kernel kernelFrom(const std::string& src, const char* name,
-                       const std::string& options = "");
+  cl_kernel kernelFrom(const std::string &src, const char *name, const std::string &options = "");
   // Builds `src` with FIBERCL_DEBUG=`channels`, behind a comment that makes it a source
   // no earlier run has cached (the compiler reports only when it builds); `said` gets
   // what the build printed on stderr.
-  cl_program buildReporting(const std::string& src, const char* channels, std::string& said,
-                            const std::string& options = "");
+  cl_program buildReporting(const std::string &src, const char *channels, std::string &said,
+                            const std::string &options = "");
 
   // Buffers.
-  cl_mem buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, void* host = nullptr);
+  cl_mem buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE, void *host = nullptr);
   template <typename T>
-  cl_mem bufferFrom(const std::vector<T>& v, cl_mem_flags flags = CL_MEM_READ_WRITE) {
-    return buffer(v.size() * sizeof(T), flags | CL_MEM_COPY_HOST_PTR,
-                  const_cast<T*>(v.data()));
+  cl_mem bufferFrom(const std::vector<T> &v, cl_mem_flags flags = CL_MEM_READ_WRITE) {
+    return buffer(v.size() * sizeof(T), flags | CL_MEM_COPY_HOST_PTR, const_cast<T *>(v.data()));
   }
-  template <typename T>
-  std::vector<T> read(cl_mem m, size_t n, size_t offset_elems = 0) {
+  template <typename T> std::vector<T> read(cl_mem m, size_t n, size_t offset_elems = 0) {
     std::vector<T> out(n);
     check(clEnqueueReadBuffer(queue_, m, CL_TRUE, offset_elems * sizeof(T), n * sizeof(T),
                               out.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
     return out;
   }
-  template <typename T>
-  void write(cl_mem m, const std::vector<T>& v, size_t offset_elems = 0) {
-    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, offset_elems * sizeof(T),
-                               v.size() * sizeof(T), v.data(), 0, nullptr, nullptr),
+  template <typename T> void write(cl_mem m, const std::vector<T> &v, size_t offset_elems = 0) {
+    check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, offset_elems * sizeof(T), v.size() * sizeof(T),
+                               v.data(), 0, nullptr, nullptr),
           "clEnqueueWriteBuffer");
   }
 
   // Kernel arguments: each value is passed by address with sizeof(value);
   // Local{n} sets an n-byte __local argument.
-  template <typename... Args>
-  void setArgs(cl_kernel k, const Args&... args) {
+  template <typename... Args> void setArgs(cl_kernel k, const Args &...args) {
     cl_uint i = 0;
     (setArg(k, i++, args), ...);
   }
-  template <typename T>
-  void setArg(cl_kernel k, cl_uint i, const T& v) {
+  template <typename T> void setArg(cl_kernel k, cl_uint i, const T &v) {
     check(clSetKernelArg(k, i, sizeof(T), &v), "clSetKernelArg");
   }
-  void setArg(cl_kernel k, cl_uint i, const Local& l) {
+  void setArg(cl_kernel k, cl_uint i, const Local &l) {
     check(clSetKernelArg(k, i, l.bytes, nullptr), "clSetKernelArg(local)");
   }
 
   // Enqueue on queue_ and clFinish. Empty local/offset -> NULL.
-  void run(cl_kernel k, const std::vector<size_t>& global,
-           const std::vector<size_t>& local = {}, const std::vector<size_t>& offset = {});
-  cl_int tryRun(cl_kernel k, const std::vector<size_t>& global,
-                const std::vector<size_t>& local = {},
-                const std::vector<size_t>& offset = {});
+  void run(cl_kernel k, const std::vector<size_t> &global, const std::vector<size_t> &local = {},
+           const std::vector<size_t> &offset = {});
+  cl_int tryRun(cl_kernel k, const std::vector<size_t> &global,
+                const std::vector<size_t> &local = {}, const std::vector<size_t> &offset = {});
   // Enqueue on queue_, wait, and return the command's execution status (negative: it
   // failed, e.g. a reported deadlock or barrier divergence) and what was printed on
   // stderr meanwhile.
@@ -181,8 +174,8 @@ class CLTest : public ::testing::Test {
     cl_int status = CL_COMPLETE;
     std::string stderrText;
   };
-  Completion runReporting(cl_kernel k, const std::vector<size_t>& global,
-                          const std::vector<size_t>& local = {});
+  Completion runReporting(cl_kernel k, const std::vector<size_t> &global,
+                          const std::vector<size_t> &local = {});
 
   // Registers an action for TearDown (in reverse order).
   void atTearDown(std::function<void()> fn) { cleanup_.push_back(std::move(fn)); }
@@ -191,15 +184,15 @@ class CLTest : public ::testing::Test {
   cl_platform_id platform_ = nullptr;
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
-  cl_command_queue queue_ = nullptr;  // in-order, profiling enabled
+  cl_command_queue queue_ = nullptr; // in-order, profiling enabled
   std::string platform_name_;
 
- private:
-  fibercl::cl_host::Session session_;  // owns context_ and queue_
+private:
+  fibercl::cl_host::Session session_; // owns context_ and queue_
   std::vector<std::function<void()>> cleanup_;
 };
 
-}  // namespace fcltest
+} // namespace fcltest
 
 #define ASSERT_CL(expr) ASSERT_PRED_FORMAT1(::fcltest::clSucceeded, (expr))
 #define EXPECT_CL(expr) EXPECT_PRED_FORMAT1(::fcltest::clSucceeded, (expr))
@@ -207,9 +200,9 @@ class CLTest : public ::testing::Test {
 #define EXPECT_CL_ERR(expected, expr) EXPECT_PRED_FORMAT2(::fcltest::clCodeEq, expected, (expr))
 
 // Checks of FiberCL-specific behaviour: skipped, with a message, elsewhere.
-#define SKIP_UNLESS_FIBERCL(why)                                                        \
-  do {                                                                                  \
-    if (!isFiberCL())                                                                   \
-      GTEST_SKIP() << "FiberCL-only check (" << why << "); platform is \""              \
-                   << platform_name_ << "\"";                                          \
+#define SKIP_UNLESS_FIBERCL(why)                                                                   \
+  do {                                                                                             \
+    if (!isFiberCL())                                                                              \
+      GTEST_SKIP() << "FiberCL-only check (" << why << "); platform is \"" << platform_name_       \
+                   << "\"";                                                                        \
   } while (0)

@@ -42,7 +42,8 @@ typedef struct fcl_image {
 
 /* Sampler bits (Clang's encoding of sampler initialisers; opencl-c-base.h's CLK_*). */
 #define FCL_SAMPLER_NORMALIZED_COORDS 0x1u
-#define FCL_SAMPLER_ADDRESS_MASK 0xEu /* CLK_ADDRESS_NONE 0, CLAMP_TO_EDGE 2, CLAMP 4,
+#define FCL_SAMPLER_ADDRESS_MASK                                                                   \
+  0xEu                                /* CLK_ADDRESS_NONE 0, CLAMP_TO_EDGE 2, CLAMP 4,             \
                                          REPEAT 6, MIRRORED_REPEAT 8 */
 #define FCL_SAMPLER_FILTER_MASK 0x30u /* CLK_FILTER_NEAREST 0x10, CLK_FILTER_LINEAR 0x20 */
 

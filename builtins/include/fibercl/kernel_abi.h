@@ -60,8 +60,8 @@ typedef struct fcl_group_ctx {
   fcl_u64 group_id[3];
   fcl_u32 work_dim;
   fcl_u32 reserved;
-  fcl_u64 local_mem; /* address of this group's __local block, 0 if none */
-  fcl_u64 runtime;   /* opaque: the runtime's state for this group (fibers, printf) */
+  fcl_u64 local_mem;   /* address of this group's __local block, 0 if none */
+  fcl_u64 runtime;     /* opaque: the runtime's state for this group (fibers, printf) */
   fcl_u64 yield_state; /* address of this group's fcl_yield_state; 0 when the launch
                           does not schedule groups (yield points are skipped) */
   fcl_u64 coop;        /* address of the launch's fcl_coop_view if the kernel is
@@ -82,13 +82,14 @@ typedef struct fcl_coop_view {
  * sequence of these calls (they are work-group functions); the first work-item to make
  * a group's j-th call decides for the group, and the others get the same answer at
  * their j-th call. */
-#define FCL_COOP_ENTRY 0    /* at the start: returns the fork site to resume at (0: none),
-                               filling the frame with the transmitted bytes */
-#define FCL_COOP_KILL 1     /* offer_kill: returns FCL_COOP_LEAVE if accepted */
-#define FCL_COOP_FORK 2     /* request_fork: forked groups resume after it */
-#define FCL_COOP_BARRIER 3  /* global_barrier (waits) */
-#define FCL_COOP_RESIZE 4   /* resizing_global_barrier (waits; may leave; a fork site) */
-#define FCL_COOP_QUERY 5    /* cooperative_query: returns the groups wanted back */
+#define FCL_COOP_ENTRY                                                                             \
+  0                        /* at the start: returns the fork site to resume at (0: none),          \
+                              filling the frame with the transmitted bytes */
+#define FCL_COOP_KILL 1    /* offer_kill: returns FCL_COOP_LEAVE if accepted */
+#define FCL_COOP_FORK 2    /* request_fork: forked groups resume after it */
+#define FCL_COOP_BARRIER 3 /* global_barrier (waits) */
+#define FCL_COOP_RESIZE 4  /* resizing_global_barrier (waits; may leave; a fork site) */
+#define FCL_COOP_QUERY 5   /* cooperative_query: returns the groups wanted back */
 #define FCL_COOP_LEAVE 1u
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE), and the bytes a kernel that
@@ -107,8 +108,7 @@ typedef struct fcl_coop_view {
 #ifdef __cplusplus
 extern "C" {
 #endif
-typedef void (*fcl_item_fn)(void **args, fcl_group_ctx *ctx, fcl_u32 x, fcl_u32 y,
-                            fcl_u32 z);
+typedef void (*fcl_item_fn)(void **args, fcl_group_ctx *ctx, fcl_u32 x, fcl_u32 y, fcl_u32 z);
 typedef void (*fcl_work_group_fn)(void **args, fcl_group_ctx *ctx);
 #ifdef __cplusplus
 }

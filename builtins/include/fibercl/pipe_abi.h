@@ -36,7 +36,7 @@ typedef struct fcl_pipe {
 } fcl_pipe;
 
 /* Packets start 128-byte aligned (the largest alignment of an OpenCL C type). */
-#define FCL_PIPE_PACKETS_OFFSET(max_packets)                                              \
+#define FCL_PIPE_PACKETS_OFFSET(max_packets)                                                       \
   ((((fcl_u64)sizeof(fcl_pipe) + (fcl_u64)(max_packets)) + 127u) & ~(fcl_u64)127u)
 
 /* State byte of a slot committed by its reservation and not yet passed by its side's

@@ -52,12 +52,12 @@
 /* A waiting function's progress assumption, for FiberCL's deadlock reports (which
  * print it when a group is stuck inside the function). */
 #define FIBERCL_PROGRESS(text) __attribute__((annotate("fibercl.progress:" text)))
-#define FIBERCL_OCCUPANT_FAIR(who)                                                     \
-  FIBERCL_PROGRESS("occupant-fair: " who " keeps running (the occupancy-bound model's "  \
+#define FIBERCL_OCCUPANT_FAIR(who)                                                                 \
+  FIBERCL_PROGRESS("occupant-fair: " who " keeps running (the occupancy-bound model's "            \
                    "fair scheduling of started groups)")
-#define FIBERCL_ALL_OCCUPANT                                                           \
-  FIBERCL_PROGRESS("all-occupant: every participating group is occupant at once and "   \
-                   "scheduled fairly (fibercl_discover ensures it; a barrier among more "  \
+#define FIBERCL_ALL_OCCUPANT                                                                       \
+  FIBERCL_PROGRESS("all-occupant: every participating group is occupant at once and "              \
+                   "scheduled fairly (fibercl_discover ensures it; a barrier among more "          \
                    "groups than the occupancy bound deadlocks)")
 
 /* One launch's discovery state. Two of them alternate between launches (parity of
@@ -65,12 +65,12 @@
  * and advances the generation, so the next launch starts from a clean slot while this
  * launch's participants still use theirs. */
 typedef struct {
-  atomic_uint lock;           /* spin lock word, or the ticket lock's next ticket */
-  atomic_uint serving;        /* ticket lock: the ticket being served */
-  atomic_uint closed;         /* the poll is closed */
-  atomic_uint count;          /* participants so far */
-  atomic_uint arrivals;       /* groups of this launch that finished discovery */
-  atomic_uint barrier_count;  /* the counter barrier's arrivals, all rounds */
+  atomic_uint lock;          /* spin lock word, or the ticket lock's next ticket */
+  atomic_uint serving;       /* ticket lock: the ticket being served */
+  atomic_uint closed;        /* the poll is closed */
+  atomic_uint count;         /* participants so far */
+  atomic_uint arrivals;      /* groups of this launch that finished discovery */
+  atomic_uint barrier_count; /* the counter barrier's arrivals, all rounds */
   uint pad[10];
 } fibercl_discovery_slot;
 
@@ -218,14 +218,15 @@ FIBERCL_WORK_GROUP_FUNCTION fibercl_participant fibercl_discover(global void *ct
 #else
 __attribute__((unavailable("this device has no work-group collective functions: declare "
                            "`local uint scratch[FIBERCL_DISCOVER_SCRATCH];` in the kernel "
-                           "and call fibercl_discover_local(ctx, scratch)")))
-fibercl_participant fibercl_discover(global void *ctx_);
+                           "and call fibercl_discover_local(ctx, scratch)"))) fibercl_participant
+fibercl_discover(global void *ctx_);
 #endif
 
 /* fibercl_discover for any device: the result is broadcast through `scratch`
  * (FIBERCL_DISCOVER_SCRATCH uints of local memory, declared in the kernel since OpenCL
  * C allows local variables only there). Same contract as fibercl_discover. */
-FIBERCL_WORK_GROUP_FUNCTION fibercl_participant fibercl_discover_local(global void *ctx_, local uint *scratch) {
+FIBERCL_WORK_GROUP_FUNCTION fibercl_participant fibercl_discover_local(global void *ctx_,
+                                                                       local uint *scratch) {
   if (get_local_linear_id() == 0) {
     uint word = 0, count = 0, slot = 0;
     fibercl_discovery_protocol(ctx_, &word, &count, &slot);
@@ -281,7 +282,8 @@ FIBERCL_WORK_GROUP_FUNCTION void fibercl_xf_barrier(global void *ctx_, fibercl_p
  * rounds; round r waits until it reaches r * count. Same contract as the XF barrier.
  * [all-occupant] among participants. */
 FIBERCL_ALL_OCCUPANT
-FIBERCL_WORK_GROUP_FUNCTION void fibercl_counter_barrier(global void *ctx_, fibercl_participant *p) {
+FIBERCL_WORK_GROUP_FUNCTION void fibercl_counter_barrier(global void *ctx_,
+                                                         fibercl_participant *p) {
   global fibercl_primitives_ctx *ctx = (global fibercl_primitives_ctx *)ctx_;
   global fibercl_discovery_slot *s = &ctx->slot[p->slot];
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -309,9 +311,15 @@ static inline void fibercl_primitives_reset(global void *ctx_) {
  * mutexes let any waiter in next (a waiter may starve under an unfair scheduler);
  * the ticket mutex serves waiters in arrival order. */
 
-typedef struct { atomic_uint word; } fibercl_spin_mutex;
-typedef struct { atomic_uint word; } fibercl_backoff_mutex;
-typedef struct { atomic_uint next, serving; } fibercl_ticket_mutex;
+typedef struct {
+  atomic_uint word;
+} fibercl_spin_mutex;
+typedef struct {
+  atomic_uint word;
+} fibercl_backoff_mutex;
+typedef struct {
+  atomic_uint next, serving;
+} fibercl_ticket_mutex;
 
 FIBERCL_OCCUPANT_FAIR("the group holding the mutex")
 static inline void fibercl_spin_lock(global fibercl_spin_mutex *m) {
@@ -358,10 +366,17 @@ static inline void fibercl_ticket_unlock(global fibercl_ticket_mutex *m) {
 /* ---- Semaphores (called by one work-item) ------------------------------------------ */
 /* Both: [occupant-fair] -- holders must get to run and post. */
 
-typedef struct { atomic_int count; int pad[3]; } fibercl_spin_semaphore;
+typedef struct {
+  atomic_int count;
+  int pad[3];
+} fibercl_spin_semaphore;
 /* Sleeping (fetch-and-add) semaphore: `count` holders and waiters, `value` the
  * capacity; a waiter beyond capacity takes a ticket and waits for its turn. */
-typedef struct { atomic_int count; atomic_uint ticket, turn; int value; } fibercl_sleeping_semaphore;
+typedef struct {
+  atomic_int count;
+  atomic_uint ticket, turn;
+  int value;
+} fibercl_sleeping_semaphore;
 
 static inline void fibercl_spin_semaphore_init(global fibercl_spin_semaphore *s, int value) {
   atomic_store_explicit(&s->count, value, memory_order_release, FIBERCL_DEV);
@@ -379,7 +394,8 @@ static inline void fibercl_spin_sem_post(global fibercl_spin_semaphore *s) {
   atomic_fetch_add_explicit(&s->count, 1, memory_order_release, FIBERCL_DEV);
 }
 
-static inline void fibercl_sleeping_semaphore_init(global fibercl_sleeping_semaphore *s, int value) {
+static inline void fibercl_sleeping_semaphore_init(global fibercl_sleeping_semaphore *s,
+                                                   int value) {
   atomic_store_explicit(&s->count, 0, memory_order_relaxed, FIBERCL_DEV);
   atomic_store_explicit(&s->ticket, 0u, memory_order_relaxed, FIBERCL_DEV);
   atomic_store_explicit(&s->turn, 0u, memory_order_relaxed, FIBERCL_DEV);

@@ -47,8 +47,7 @@ llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part) {
   return i;
 }
 
-llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m,
-                                                   llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses AddressSpaceAliasPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();
   llvm::MDBuilder md(c);
   llvm::MDNode *domain = md.createAnonymousAliasScopeDomain("fibercl.address-spaces");

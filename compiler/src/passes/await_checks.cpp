@@ -92,8 +92,7 @@ const llvm::Value *observedAddress(const llvm::Instruction &i) {
 
 // What an observation wrote (or read), inserted with `b` after it: a memory
 // intrinsic by its value or source and length.
-llvm::Value *observedValue(llvm::IRBuilder<> &b, const llvm::DataLayout &dl,
-                           llvm::Instruction *i) {
+llvm::Value *observedValue(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Instruction *i) {
   if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i))
     return toI64(b, dl, store->getValueOperand());
   if (llvm::isa<llvm::AtomicCmpXchgInst>(i))

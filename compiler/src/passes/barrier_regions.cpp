@@ -24,8 +24,8 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -66,8 +66,8 @@ std::string fibersRequiredFor(const llvm::Function &body) {
 namespace {
 
 // Limits past which a kernel stays on fibers.
-constexpr uint64_t kMaxBytesPerItem = 64 * 1024;      // frames per work-item
-constexpr uint64_t kMaxLivenessSteps = 50'000'000;    // analysis effort
+constexpr uint64_t kMaxBytesPerItem = 64 * 1024;       // frames per work-item
+constexpr uint64_t kMaxLivenessSteps = 50'000'000;     // analysis effort
 constexpr uint64_t kMaxRegionInstructions = 1'500'000; // code over all regions
 constexpr unsigned kMaxRematInstructions = 12;         // recomputed per value
 constexpr unsigned kFramesAlign = 64;
@@ -149,10 +149,10 @@ void Splitter::createStep() {
     step_->getArg(i)->setName(body_.getArg(i)->getName());
   }
   llvm::SmallVector<llvm::ReturnInst *, 8> returns;
-  llvm::CloneFunctionInto(step_, &body_, vmap,
-                          llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
-  for (const char *attr : {kKernelAttr, kBarriersAttr, kPrintfAttr, kLocalSizeAttr,
-                           kYieldsAttr, kMayBlockAttr, kCooperativeAttr})
+  llvm::CloneFunctionInto(step_, &body_, vmap, llvm::CloneFunctionChangeType::LocalChangesOnly,
+                          returns);
+  for (const char *attr : {kKernelAttr, kBarriersAttr, kPrintfAttr, kLocalSizeAttr, kYieldsAttr,
+                           kMayBlockAttr, kCooperativeAttr})
     step_->removeFnAttr(attr);
   for (llvm::ReturnInst *ret : returns) {
     auto *end = llvm::ReturnInst::Create(c, llvm::ConstantInt::get(i32, 0), ret);
@@ -194,16 +194,15 @@ void Splitter::splitAtBarriers() {
     // work-item loop, which orders them by itself (the group's work-items run in
     // program order on one thread), and the fences would keep the loops from being
     // vectorised.
-    for (llvm::Instruction *near : {call->getPrevNonDebugInstruction(),
-                                    call->getNextNonDebugInstruction()})
+    for (llvm::Instruction *near :
+         {call->getPrevNonDebugInstruction(), call->getNextNonDebugInstruction()})
       if (near && llvm::isa<llvm::FenceInst>(near))
         near->eraseFromParent();
     BarrierPoint p;
     p.call = call;
     p.site = uint32_t(llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue());
     p.before = call->getParent();
-    p.resume = p.before->splitBasicBlock(call->getNextNode(),
-                                         "resume." + llvm::Twine(p.site));
+    p.resume = p.before->splitBasicBlock(call->getNextNode(), "resume." + llvm::Twine(p.site));
     barriers_.push_back(p);
   }
 }
@@ -310,9 +309,9 @@ bool Splitter::moveArrays(std::string &why) {
     return true;
 
   llvm::IRBuilder<> b(entry_->getTerminator());
-  llvm::Value *block = b.CreateGEP(b.getInt8Ty(), frames_,
-                                   b.CreateMul(index64_, b.getInt64(plan_.privateBytes)),
-                                   "private.block");
+  llvm::Value *block =
+      b.CreateGEP(b.getInt8Ty(), frames_, b.CreateMul(index64_, b.getInt64(plan_.privateBytes)),
+                  "private.block");
   for (auto [a, at] : placed) {
     // Lifetime markers name the alloca itself; its storage is now the group's.
     std::vector<llvm::Instruction *> markers;
@@ -395,8 +394,7 @@ void Splitter::computeDivergence() {
         cycles.insert(bb);
     // The loops the branch can leave: its paths meet again only outside them.
     llvm::DomTreeNode *node = postDominators.getNode(from);
-    llvm::BasicBlock *join =
-        node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    llvm::BasicBlock *join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
     std::set<llvm::BasicBlock *> left;
     for (llvm::Loop *l = loops.getLoopFor(from); l; l = l->getParentLoop())
       if (!join || !l->contains(join))
@@ -570,9 +568,8 @@ void Splitter::rewriteBarriers() {
     for (llvm::Instruction *v : p.live)
       if (!remat_.count(v)) {
         llvm::Type *t = v->getType();
-        markFrameSlot(
-            b.CreateAlignedStore(v, slotAddress(b, v, true), layout().getABITypeAlign(t)),
-            uniformOffset_.count(v) ? "uniform.out" : "items");
+        markFrameSlot(b.CreateAlignedStore(v, slotAddress(b, v, true), layout().getABITypeAlign(t)),
+                      uniformOffset_.count(v) ? "uniform.out" : "items");
       }
     b.CreateRet(llvm::ConstantInt::get(i32, p.site));
     br->eraseFromParent();
@@ -595,8 +592,8 @@ void Splitter::rewriteBarriers() {
   }
   llvm::Instruction *old = entry_->getTerminator();
   llvm::IRBuilder<> b(old);
-  llvm::SwitchInst *sw = b.CreateSwitch(step_->getArg(step_->arg_size() - 1),
-                                        old->getSuccessor(0), unsigned(barriers_.size()));
+  llvm::SwitchInst *sw = b.CreateSwitch(step_->getArg(step_->arg_size() - 1), old->getSuccessor(0),
+                                        unsigned(barriers_.size()));
   for (BarrierPoint &p : barriers_)
     sw->addCase(llvm::cast<llvm::ConstantInt>(llvm::ConstantInt::get(i32, p.site)), p.reload);
   old->eraseFromParent();

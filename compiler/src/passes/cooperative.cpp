@@ -122,12 +122,14 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
       if (!slot || std::any_of(transmitted.begin(), transmitted.end(),
                                [&](const Transmitted &t) { return t.slot == slot; }))
         continue;
-      uint64_t size = slot->getAllocationSize(dl).value_or(llvm::TypeSize::getFixed(0)).getFixedValue();
+      uint64_t size =
+          slot->getAllocationSize(dl).value_or(llvm::TypeSize::getFixed(0)).getFixedValue();
       transmitted.push_back({slot, frameSize, size});
       frameSize += (size + 15) & ~uint64_t(15);
     }
     llvm::IRBuilder<> eb(&entry, entry.begin());
-    llvm::AllocaInst *frame = eb.CreateAlloca(llvm::ArrayType::get(i8, std::max<uint64_t>(frameSize, 16)));
+    llvm::AllocaInst *frame =
+        eb.CreateAlloca(llvm::ArrayType::get(i8, std::max<uint64_t>(frameSize, 16)));
     frame->setAlignment(llvm::Align(16));
     llvm::Value *frameBytes = llvm::ConstantInt::get(i64, frameSize);
 
@@ -150,12 +152,13 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
       llvm::IRBuilder<> b(point);
       if (forks)
         copyIntoFrame(b);
-      llvm::CallInst *call = b.CreateCall(
-          hostCoop, {ctx, llvm::ConstantInt::get(i32, op), llvm::ConstantInt::get(i32, site), x,
-                     y, z, frame, frameBytes});
+      llvm::CallInst *call =
+          b.CreateCall(hostCoop, {ctx, llvm::ConstantInt::get(i32, op),
+                                  llvm::ConstantInt::get(i32, site), x, y, z, frame, frameBytes});
       call->setDebugLoc(point->getDebugLoc());
       point->replaceAllUsesWith(b.CreateZExtOrTrunc(call, point->getType()));
-      llvm::BasicBlock *after = point->getParent()->splitBasicBlock(point->getNextNode(), "coop.after");
+      llvm::BasicBlock *after =
+          point->getParent()->splitBasicBlock(point->getNextNode(), "coop.after");
       point->eraseFromParent();
       if (mayLeave) {
         if (!leave) {
@@ -164,8 +167,8 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
         }
         llvm::Instruction *br = call->getParent()->getTerminator();
         llvm::IRBuilder<> tb(br);
-        tb.CreateCondBr(tb.CreateICmpEQ(call, llvm::ConstantInt::get(i32, FCL_COOP_LEAVE)),
-                        leave, after);
+        tb.CreateCondBr(tb.CreateICmpEQ(call, llvm::ConstantInt::get(i32, FCL_COOP_LEAVE)), leave,
+                        after);
         br->eraseFromParent();
       }
       if (forks)
@@ -192,9 +195,9 @@ llvm::PreservedAnalyses CooperativePass::run(llvm::Module &m, llvm::ModuleAnalys
       llvm::BasicBlock *start = entry.splitBasicBlock(firstCode, "coop.start");
       llvm::Instruction *br = entry.getTerminator();
       llvm::IRBuilder<> b(br);
-      llvm::CallInst *where = b.CreateCall(
-          hostCoop, {ctx, llvm::ConstantInt::get(i32, FCL_COOP_ENTRY),
-                     llvm::ConstantInt::get(i32, 0), x, y, z, frame, frameBytes});
+      llvm::CallInst *where =
+          b.CreateCall(hostCoop, {ctx, llvm::ConstantInt::get(i32, FCL_COOP_ENTRY),
+                                  llvm::ConstantInt::get(i32, 0), x, y, z, frame, frameBytes});
       llvm::SwitchInst *sw = b.CreateSwitch(where, start, unsigned(resumeAt.size()));
       br->eraseFromParent();
       for (auto [site, target] : resumeAt) {

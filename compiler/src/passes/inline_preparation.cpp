@@ -6,8 +6,7 @@
 
 namespace fibercl::compiler {
 
-llvm::PreservedAnalyses InlinePreparationPass::run(llvm::Module &m,
-                                                   llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses InlinePreparationPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   for (llvm::Function &f : m) {
     // Host CPU attributes are set for everything later (pipeline.cpp); the builtins
     // library was compiled for baseline x86-64 and must not constrain the kernels.

@@ -47,8 +47,8 @@ llvm::PreservedAnalyses KernelBodyPass::run(llvm::Module &m, llvm::ModuleAnalysi
     // External until the work-group functions that call it exist: the dead-function
     // elimination before inlining (pipeline.cpp) keeps it; everything but the
     // work-group functions is internalised after.
-    auto *body = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                        bodyName(k->getName()), m);
+    auto *body =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, bodyName(k->getName()), m);
     body->setDSOLocal(true); // as an internal function is (its clones become internal)
     body->addFnAttr(kKernelAttr, k->getName());
     // The caller (work-group function) owns these; nothing else aliases them.

@@ -37,11 +37,10 @@ llvm::PreservedAnalyses LocalMemoryPass::run(llvm::Module &m, llvm::ModuleAnalys
     auto localBlock = [&]() -> llvm::Value * {
       if (!base) {
         llvm::IRBuilder<> b(&*body.getEntryBlock().getFirstInsertionPt());
-        llvm::Value *field = b.CreateConstGEP1_64(b.getInt8Ty(), body.getArg(n),
-                                                  offsetof(fcl_group_ctx, local_mem));
+        llvm::Value *field =
+            b.CreateConstGEP1_64(b.getInt8Ty(), body.getArg(n), offsetof(fcl_group_ctx, local_mem));
         llvm::Value *addr = b.CreateLoad(b.getInt64Ty(), field, "fibercl.local_mem");
-        base = b.CreateIntToPtr(addr, llvm::PointerType::get(m.getContext(),
-                                                             kLocalAddressSpace));
+        base = b.CreateIntToPtr(addr, llvm::PointerType::get(m.getContext(), kLocalAddressSpace));
       }
       return base;
     };

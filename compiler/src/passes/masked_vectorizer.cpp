@@ -237,9 +237,10 @@ std::string MaskedWorkItemLoop::check() {
   // ScalarEvolution is asked now: it cannot follow the loop once vectorise() starts
   // changing it.
   for (llvm::PHINode &phi : loop_.getHeader()->phis())
-    steps_[&phi] = llvm::cast<llvm::SCEVConstant>(
-                       llvm::cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(&phi))->getStepRecurrence(scev_))
-                       ->getAPInt();
+    steps_[&phi] =
+        llvm::cast<llvm::SCEVConstant>(
+            llvm::cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(&phi))->getStepRecurrence(scev_))
+            ->getAPInt();
   for (llvm::BasicBlock *block : loop_.blocks())
     for (llvm::Instruction &i : *block)
       if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
@@ -280,8 +281,8 @@ unsigned lanesFor(const llvm::Loop &loop, const llvm::TargetTransformInfo &tti) 
     for (llvm::Instruction &i : *block)
       if (i.getType()->isFloatingPointTy())
         widest = std::max<unsigned>(widest, i.getType()->getPrimitiveSizeInBits());
-  unsigned bits = tti.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
-                      .getFixedValue();
+  unsigned bits =
+      tti.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
   return bits / widest;
 }
 
@@ -306,8 +307,8 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
       break;
     // Either way, it is not looked at again.
     llvm::MDNode *id = candidate->getLoopID();
-    candidate->setLoopID(llvm::makePostTransformationMetadata(f.getContext(), id,
-                                                              {kWorkItemLoopMetadata}, {}));
+    candidate->setLoopID(
+        llvm::makePostTransformationMetadata(f.getContext(), id, {kWorkItemLoopMetadata}, {}));
     unsigned lanes = lanesFor(*candidate, fam.getResult<llvm::TargetIRAnalysis>(f));
     MaskedWorkItemLoop v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
                          fam.getResult<llvm::ScalarEvolutionAnalysis>(f));

@@ -70,7 +70,7 @@ private:
   void emitLevel(llvm::Loop *level, llvm::Value *entryMask, LevelResult &out);
   // Returns, per exit block (in LoopInfo's order), the lanes that left by it.
   std::vector<std::pair<llvm::BasicBlock *, Edge>> emitInnerLoop(llvm::Loop *inner,
-                                                                  std::vector<Edge> &entries);
+                                                                 std::vector<Edge> &entries);
   void emitBlock(llvm::Loop *level, llvm::BasicBlock *block, llvm::Value *mask,
                  std::map<llvm::BasicBlock *, std::vector<Edge>> &incoming, LevelResult &out);
   void emitInstruction(llvm::Instruction &i, llvm::Value *mask, bool alwaysExecuted);
@@ -159,10 +159,9 @@ llvm::Value *MaskedLoopWidener::emitCall(llvm::CallInst &call, bool isVarying) {
   bool allFloat = call.getType()->isFloatingPointTy();
   for (llvm::Value *a : call.args())
     allFloat &= a->getType()->isFloatingPointTy();
-  llvm::StringRef variant =
-      allFloat ? libraryInfo_.getVectorizedFunction(callee->getName(),
-                                                    llvm::ElementCount::getFixed(lanes_))
-               : llvm::StringRef();
+  llvm::StringRef variant = allFloat ? libraryInfo_.getVectorizedFunction(
+                                           callee->getName(), llvm::ElementCount::getFixed(lanes_))
+                                     : llvm::StringRef();
   if (!variant.empty()) {
     std::vector<llvm::Type *> types;
     for (llvm::Value *a : call.args()) {
@@ -189,8 +188,7 @@ llvm::Value *MaskedLoopWidener::emitCall(llvm::CallInst &call, bool isVarying) {
   return result;
 }
 
-void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask,
-                                      bool alwaysExecuted) {
+void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool alwaysExecuted) {
   auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
   auto *store = llvm::dyn_cast<llvm::StoreInst>(&i);
   llvm::Value *pointer = load ? load->getPointerOperand() : store->getPointerOperand();
@@ -239,7 +237,7 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask,
 }
 
 void MaskedLoopWidener::emitInstruction(llvm::Instruction &i, llvm::Value *mask,
-                                           bool alwaysExecuted) {
+                                        bool alwaysExecuted) {
   if (isDroppedIntrinsic(i))
     return;
   b_.SetCurrentDebugLocation(i.getDebugLoc());
@@ -258,8 +256,8 @@ void MaskedLoopWidener::emitInstruction(llvm::Instruction &i, llvm::Value *mask,
     op.set(get(op.get()));
   // A division no active lane reaches must not trap on the divisor it sees.
   if (mayTrapOnDivisor(i) && !alwaysExecuted)
-    copy->setOperand(1, b_.CreateSelect(any(mask), copy->getOperand(1),
-                                        llvm::ConstantInt::get(i.getType(), 1)));
+    copy->setOperand(
+        1, b_.CreateSelect(any(mask), copy->getOperand(1), llvm::ConstantInt::get(i.getType(), 1)));
   b_.Insert(copy, i.getName());
   map_[&i] = copy;
 }
@@ -278,8 +276,8 @@ void MaskedLoopWidener::emitVaryingInstruction(llvm::Instruction &i, llvm::Value
   } else if (auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&i)) {
     v = b_.CreateCmp(cmp->getPredicate(), vec(cmp->getOperand(0)), vec(cmp->getOperand(1)));
   } else if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
-    llvm::Value *c = varying(sel->getCondition()) ? vec(sel->getCondition())
-                                                  : get(sel->getCondition());
+    llvm::Value *c =
+        varying(sel->getCondition()) ? vec(sel->getCondition()) : get(sel->getCondition());
     v = b_.CreateSelect(c, vec(sel->getTrueValue()), vec(sel->getFalseValue()));
   } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) {
     std::vector<llvm::Value *> indices;
@@ -301,8 +299,8 @@ void MaskedLoopWidener::emitVaryingInstruction(llvm::Instruction &i, llvm::Value
 }
 
 void MaskedLoopWidener::emitBlock(llvm::Loop *level, llvm::BasicBlock *block, llvm::Value *mask,
-                                     std::map<llvm::BasicBlock *, std::vector<Edge>> &incoming,
-                                     LevelResult &out) {
+                                  std::map<llvm::BasicBlock *, std::vector<Edge>> &incoming,
+                                  LevelResult &out) {
   if (block != level->getHeader())
     for (llvm::PHINode &phi : block->phis())
       map_[&phi] = blend(phi, incoming[block]);
@@ -365,8 +363,7 @@ void MaskedLoopWidener::emitBlock(llvm::Loop *level, llvm::BasicBlock *block, ll
   }
 }
 
-void MaskedLoopWidener::emitLevel(llvm::Loop *level, llvm::Value *entryMask,
-                                     LevelResult &out) {
+void MaskedLoopWidener::emitLevel(llvm::Loop *level, llvm::Value *entryMask, LevelResult &out) {
   std::map<llvm::BasicBlock *, std::vector<Edge>> incoming;
   for (llvm::BasicBlock *node : plan_.order(level)) {
     if (loops_.getLoopFor(node) != level) {
@@ -441,7 +438,9 @@ MaskedLoopWidener::emitInnerLoop(llvm::Loop *inner, std::vector<Edge> &entries) 
 
   LevelResult body;
   emitLevel(inner, active, body);
-  std::map<llvm::BasicBlock *, std::pair<llvm::Value *, llvm::DenseMap<llvm::PHINode *, llvm::Value *>>> now;
+  std::map<llvm::BasicBlock *,
+           std::pair<llvm::Value *, llvm::DenseMap<llvm::PHINode *, llvm::Value *>>>
+      now;
   for (llvm::BasicBlock *exit : exitBlocks) {
     Collected &col = collected[exit];
     llvm::Value *mask = col.mask;

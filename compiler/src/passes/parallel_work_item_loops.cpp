@@ -59,7 +59,7 @@ bool accessedPointers(const llvm::Instruction &i, llvm::SmallVectorImpl<const ll
   if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
     return call->getIntrinsicID() != llvm::Intrinsic::not_intrinsic &&
            call->onlyAccessesInaccessibleMemory(); // llvm.assume, noalias scope markers
-  return false; // fences, atomics
+  return false;                                    // fences, atomics
 }
 
 // The loop's memory accesses, if they may all be declared independent across
@@ -85,9 +85,9 @@ void declareParallel(llvm::Loop &loop, llvm::ArrayRef<llvm::Instruction *> acces
   llvm::LLVMContext &c = loop.getHeader()->getContext();
   llvm::MDNode *group = llvm::MDNode::getDistinct(c, {});
   for (llvm::Instruction *i : accesses)
-    i->setMetadata(llvm::LLVMContext::MD_access_group,
-                   llvm::uniteAccessGroups(i->getMetadata(llvm::LLVMContext::MD_access_group),
-                                           group));
+    i->setMetadata(
+        llvm::LLVMContext::MD_access_group,
+        llvm::uniteAccessGroups(i->getMetadata(llvm::LLVMContext::MD_access_group), group));
   llvm::MDNode *parallel =
       llvm::MDNode::get(c, {llvm::MDString::get(c, "llvm.loop.parallel_accesses"), group});
   loop.setLoopID(llvm::makePostTransformationMetadata(c, loop.getLoopID(), {}, {parallel}));
@@ -109,7 +109,6 @@ llvm::PreservedAnalyses ParallelWorkItemLoopsPass::run(llvm::Function &f,
     declareParallel(*loop, accesses);
   }
   return llvm::PreservedAnalyses::all(); // metadata only: no analysis is affected
-
 }
 
 } // namespace fibercl::compiler

@@ -57,14 +57,14 @@ inline constexpr const char *kScratchMarker = "__fibercl_collective_scratch";
 
 // Function attributes the passes leave on a kernel body for the ones that follow and
 // for the kernel table.
-inline constexpr const char *kKernelAttr = "fibercl-kernel";             // kernel name
-inline constexpr const char *kBarriersAttr = "fibercl-barriers";         // has barriers
-inline constexpr const char *kPrintfAttr = "fibercl-printf";             // calls printf
+inline constexpr const char *kKernelAttr = "fibercl-kernel";               // kernel name
+inline constexpr const char *kBarriersAttr = "fibercl-barriers";           // has barriers
+inline constexpr const char *kPrintfAttr = "fibercl-printf";               // calls printf
 inline constexpr const char *kLocalSizeAttr = "fibercl-static-local-size"; // bytes
-inline constexpr const char *kYieldsAttr = "fibercl-yields";       // has yield points
-inline constexpr const char *kMayBlockAttr = "fibercl-may-block";  // has a loop that may spin
+inline constexpr const char *kYieldsAttr = "fibercl-yields";               // has yield points
+inline constexpr const char *kMayBlockAttr = "fibercl-may-block";      // has a loop that may spin
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
-inline constexpr const char *kRegionsAttr = "fibercl-regions"; // barriers as N regions
+inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain, yield-point

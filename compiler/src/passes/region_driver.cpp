@@ -50,11 +50,13 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::Value *bytes = b.CreateNUWAdd(b.CreateNUWMul(n64, b.getInt64(plan.bytesPerItem())),
                                       b.getInt64(2 * plan.uniformBytes));
   llvm::Value *frames = b.CreateCall(begin, {ctx, n, bytes}, "frames");
-  llvm::Value *uniformA = b.CreateGEP(
-      b.getInt8Ty(), frames, b.CreateNUWMul(n64, b.getInt64(plan.privateBytes + plan.slotBytes)),
-      "uniform.a");
-  llvm::Value *uniformB = b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, plan.uniformBytes, "uniform.b");
-  llvm::Value *sites = b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, 2 * plan.uniformBytes, "sites");
+  llvm::Value *uniformA =
+      b.CreateGEP(b.getInt8Ty(), frames,
+                  b.CreateNUWMul(n64, b.getInt64(plan.privateBytes + plan.slotBytes)), "uniform.a");
+  llvm::Value *uniformB =
+      b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, plan.uniformBytes, "uniform.b");
+  llvm::Value *sites =
+      b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, 2 * plan.uniformBytes, "sites");
 
   auto *dispatch = llvm::BasicBlock::Create(c, "dispatch", &wg);
   auto *finished = llvm::BasicBlock::Create(c, "finished", &wg);
@@ -86,9 +88,8 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
           llvm::Value *site = b.CreateCall(region.step, callArgs);
           if (!check)
             return;
-          markFrameSlot(
-              b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4)),
-              "items");
+          markFrameSlot(b.CreateAlignedStore(site, b.CreateGEP(i32, sites, index), llvm::Align(4)),
+                        "items");
           acc[0] = b.CreateOr(acc[0], site);
           acc[1] = b.CreateAnd(acc[1], site);
         });

@@ -44,21 +44,22 @@ llvm::PreservedAnalyses SafeIntegerDivisionPass::run(llvm::Module &m,
           divisions.push_back(llvm::cast<llvm::BinaryOperator>(&i));
   bool changed = false;
   for (llvm::BinaryOperator *op : divisions) {
-    bool isSigned = op->getOpcode() == llvm::Instruction::SDiv ||
-                    op->getOpcode() == llvm::Instruction::SRem;
+    bool isSigned =
+        op->getOpcode() == llvm::Instruction::SDiv || op->getOpcode() == llvm::Instruction::SRem;
     llvm::Value *dividend = op->getOperand(0), *divisor = op->getOperand(1);
     llvm::IRBuilder<> b(op);
     llvm::Type *type = divisor->getType();
     llvm::Value *bad = b.CreateICmpEQ(divisor, llvm::Constant::getNullValue(type));
     if (isSigned) {
-      auto *min = llvm::ConstantInt::get(
-          type, llvm::APInt::getSignedMinValue(type->getScalarSizeInBits()));
-      llvm::Value *overflow = b.CreateAnd(b.CreateICmpEQ(dividend, min),
-                                          b.CreateICmpEQ(divisor, llvm::Constant::getAllOnesValue(type)));
+      auto *min =
+          llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(type->getScalarSizeInBits()));
+      llvm::Value *overflow =
+          b.CreateAnd(b.CreateICmpEQ(dividend, min),
+                      b.CreateICmpEQ(divisor, llvm::Constant::getAllOnesValue(type)));
       bad = b.CreateOr(bad, overflow);
     }
-    op->setOperand(1, b.CreateSelect(bad, llvm::ConstantInt::get(type, 1), divisor,
-                                     "fibercl.safe.divisor"));
+    op->setOperand(
+        1, b.CreateSelect(bad, llvm::ConstantInt::get(type, 1), divisor, "fibercl.safe.divisor"));
     changed = true;
   }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();

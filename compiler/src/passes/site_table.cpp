@@ -3,9 +3,9 @@
 
 #include "frontend.hpp"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Module.h>
@@ -18,8 +18,8 @@ std::string sourceFileOf(const llvm::DILocation &loc) {
   return file.rfind(dir, 0) == 0 ? file.substr(dir.size()) : file;
 }
 
-uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at,
-                        SiteInfo::Kind kind, bool waiting) {
+uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
+                        bool waiting) {
   SiteInfo site;
   site.id = nextId++;
   site.kind = kind;

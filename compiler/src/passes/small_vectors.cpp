@@ -68,8 +68,7 @@ bool computesInSmallVectorsOnly(const llvm::Function &f) {
 
 llvm::PreservedAnalyses SmallVectorScalarizerPass::run(llvm::Function &f,
                                                        llvm::FunctionAnalysisManager &fam) {
-  if (f.hasFnAttribute(kSerialItemsAttr) ||
-      !computesInSmallVectorsOnly(f) ||
+  if (f.hasFnAttribute(kSerialItemsAttr) || !computesInSmallVectorsOnly(f) ||
       !hasOnlyInnermostWorkItemLoops(fam.getResult<llvm::LoopAnalysis>(f)))
     return llvm::PreservedAnalyses::all();
   llvm::ScalarizerPassOptions options;

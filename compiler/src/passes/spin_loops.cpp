@@ -3,9 +3,9 @@
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -26,23 +26,21 @@ bool isFence(const llvm::Instruction &i) { return llvm::isa<llvm::FenceInst>(i);
 // fence, a plain load is not guaranteed to see another group's store at all.
 bool observesOthers(const llvm::Instruction &i, bool sync) {
   if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
-    return isShared(load->getPointerOperand()) &&
-           (load->isAtomic() || load->isVolatile() || sync);
+    return isShared(load->getPointerOperand()) && (load->isAtomic() || load->isVolatile() || sync);
   if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
     return isShared(accessedPointer(i));
   // The runtime's pipe functions read the pipe's counters, which other groups move:
   // `while (read_pipe(p, &x) != 0) {}` waits for a writer.
   if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
     if (const llvm::Function *f = call->getCalledFunction())
-      return f->getName() == FIBERCL_HOST_PIPE_RESERVE ||
-             f->getName() == FIBERCL_HOST_PIPE_PACKETS;
+      return f->getName() == FIBERCL_HOST_PIPE_RESERVE || f->getName() == FIBERCL_HOST_PIPE_PACKETS;
   return false;
 }
 
 // The stores in `loop` that may write the memory `pointer` points to (same underlying
 // object, or one of them unknown).
 llvm::SmallVector<const llvm::StoreInst *, 4> storesTo(const llvm::Loop &loop,
-                                                      const llvm::Value *pointer) {
+                                                       const llvm::Value *pointer) {
   const llvm::Value *object = llvm::getUnderlyingObject(pointer);
   bool known = llvm::isa<llvm::AllocaInst>(object) || llvm::isa<llvm::GlobalVariable>(object);
   llvm::SmallVector<const llvm::StoreInst *, 4> stores;
@@ -153,14 +151,13 @@ bool exitsByItself(const llvm::Loop &loop, llvm::ScalarEvolution &scev) {
   loop.getExitingBlocks(exiting);
   for (llvm::BasicBlock *bb : exiting) {
     auto *br = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator());
-    auto *cmp = br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition())
-                                          : nullptr;
+    auto *cmp =
+        br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
     if (!cmp || !cmp->isRelational())
       continue;
     // The predicate under which the loop goes on, counter on the left.
-    llvm::CmpInst::Predicate stay = loop.contains(br->getSuccessor(0))
-                                        ? cmp->getPredicate()
-                                        : cmp->getInversePredicate();
+    llvm::CmpInst::Predicate stay =
+        loop.contains(br->getSuccessor(0)) ? cmp->getPredicate() : cmp->getInversePredicate();
     const llvm::SCEV *counter = scev.getSCEV(cmp->getOperand(0));
     if (!llvm::isa<llvm::SCEVAddRecExpr>(counter)) {
       counter = scev.getSCEV(cmp->getOperand(1));
@@ -248,8 +245,7 @@ bool isSharedVolatile(const llvm::Instruction &i) {
   return isVolatile && isShared(accessedPointer(i));
 }
 
-SpinLoops::SpinLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev)
-    : loops_(loops) {
+SpinLoops::SpinLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev) : loops_(loops) {
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
     const llvm::Instruction *why = exitWaitsOnOthers(*loop);
     if (!why)

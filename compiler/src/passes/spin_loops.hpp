@@ -7,8 +7,8 @@
 // counters (the runtime's pipe reservation and count functions) -- and no
 // exit comes by itself: LLVM cannot bound its trip count, and no exit is a counter of
 // the loop passing a bound (`for (i = 0; i < p->count; i += 16)` ends by itself even
-// when p->count is re-read from global memory every iteration). Delay loops (`for (i = 0; i < n; ++i) sink++;`),
-// bounded polls (`for (i = 0; i < 4000; ++i) if (flag) break;`) and loops over
+// when p->count is re-read from global memory every iteration). Delay loops (`for (i = 0; i < n;
+// ++i) sink++;`), bounded polls (`for (i = 0; i < 4000; ++i) if (flag) break;`) and loops over
 // private or __local state never wait on another group: they get no loop poll, and
 // the scheduler counts a work-group running them as making progress.
 //

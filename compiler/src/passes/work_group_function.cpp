@@ -36,12 +36,13 @@ void buildLoopNest(llvm::Function &wg, llvm::Function &body, llvm::DILocation *l
   std::vector<llvm::Value *> values = loadArguments(b, body, args, ctx);
   llvm::Value *size[3];
   loadLocalSize(b, ctx, size);
-  emitWorkItemLoop(b, size, [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
-                                llvm::Value *z, llvm::Value *) {
-    std::vector<llvm::Value *> callArgs = values;
-    callArgs.insert(callArgs.end(), {ctx, x, y, z});
-    b.CreateCall(&body, callArgs);
-  });
+  emitWorkItemLoop(
+      b, size,
+      [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z, llvm::Value *) {
+        std::vector<llvm::Value *> callArgs = values;
+        callArgs.insert(callArgs.end(), {ctx, x, y, z});
+        b.CreateCall(&body, callArgs);
+      });
   b.CreateRetVoid();
 }
 
@@ -53,15 +54,14 @@ void buildItemRunner(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
   llvm::Type *voidTy = llvm::Type::getVoidTy(c);
 
   auto *itemType = llvm::FunctionType::get(voidTy, {ptr, ptr, i32, i32, i32}, false);
-  auto *item = llvm::Function::Create(itemType, llvm::GlobalValue::InternalLinkage,
-                                      itemName(kernelName), m);
+  auto *item =
+      llvm::Function::Create(itemType, llvm::GlobalValue::InternalLinkage, itemName(kernelName), m);
   item->addParamAttr(1, llvm::Attribute::NoAlias);
   llvm::DILocation *itemLoc = giveSubprogram(*item, body.getSubprogram());
   {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", item));
     b.SetCurrentDebugLocation(itemLoc);
-    std::vector<llvm::Value *> callArgs =
-        loadArguments(b, body, item->getArg(0), item->getArg(1));
+    std::vector<llvm::Value *> callArgs = loadArguments(b, body, item->getArg(0), item->getArg(1));
     callArgs.insert(callArgs.end(),
                     {item->getArg(1), item->getArg(2), item->getArg(3), item->getArg(4)});
     b.CreateCall(&body, callArgs);
@@ -93,10 +93,9 @@ void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body
     return;
   if (plan)
     llvm::errs() << "FiberCL: kernel '" << kernelName << "': barriers as " << plan->regions.size()
-                 << " regions (" << plan->spilledValues << " values stored ("
-                 << plan->uniformValues << " once per group), "
-                 << plan->rematerialisedValues << " recomputed, " << plan->movedArrays
-                 << " private arrays moved; " << plan->bytesPerItem()
+                 << " regions (" << plan->spilledValues << " values stored (" << plan->uniformValues
+                 << " once per group), " << plan->rematerialisedValues << " recomputed, "
+                 << plan->movedArrays << " private arrays moved; " << plan->bytesPerItem()
                  << " bytes per work-item)\n";
   else
     llvm::errs() << "FiberCL: kernel '" << kernelName << "': barriers on fibers: " << why << "\n";
@@ -104,8 +103,7 @@ void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body
 
 } // namespace
 
-llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
-                                                   llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *ptr = llvm::PointerType::get(c, 0);
   auto *wgType = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
@@ -118,8 +116,8 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m,
   std::vector<llvm::Function *> kernels;
   for (llvm::Function *body : bodies) {
     std::string name = body->getFnAttribute(kKernelAttr).getValueAsString().str();
-    auto *wg = llvm::Function::Create(wgType, llvm::GlobalValue::ExternalLinkage,
-                                      workGroupName(name), m);
+    auto *wg =
+        llvm::Function::Create(wgType, llvm::GlobalValue::ExternalLinkage, workGroupName(name), m);
     wg->addParamAttr(0, llvm::Attribute::NoAlias);
     wg->addParamAttr(1, llvm::Attribute::NoAlias);
     // The group's ctx is never written while the group runs (kernel_abi.h): its fields

@@ -11,8 +11,7 @@
 
 namespace fibercl::compiler {
 
-llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset,
-                          const char *name) {
+llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset, const char *name) {
   llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offset);
   return b.CreateLoad(b.getInt64Ty(), p, name);
 }
@@ -30,9 +29,9 @@ std::vector<llvm::Value *> loadArguments(llvm::IRBuilder<> &b, llvm::Function &b
     llvm::Value *v;
     if (type->isPointerTy() && type->getPointerAddressSpace() == kLocalAddressSpace) {
       if (!localBase)
-        localBase = b.CreateIntToPtr(
-            loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_mem), "local_mem"),
-            llvm::PointerType::get(c, kLocalAddressSpace));
+        localBase =
+            b.CreateIntToPtr(loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_mem), "local_mem"),
+                             llvm::PointerType::get(c, kLocalAddressSpace));
       llvm::Value *offset = b.CreateLoad(b.getInt64Ty(), slot);
       v = b.CreateGEP(b.getInt8Ty(), localBase, offset);
     } else if (body.getAttributes().hasParamAttr(i, kByValAttr)) {
@@ -52,7 +51,8 @@ void loadLocalSize(llvm::IRBuilder<> &b, llvm::Value *ctx, llvm::Value *size[3])
   // 1..FIBERCL_MAX_WORK_GROUP_SIZE (the runtime refuses larger groups): what tells
   // ScalarEvolution that a work-item's index fits any integer type it is compared in.
   llvm::MDBuilder md(b.getContext());
-  llvm::MDNode *range = md.createRange(llvm::APInt(64, 1), llvm::APInt(64, FIBERCL_MAX_WORK_GROUP_SIZE + 1));
+  llvm::MDNode *range =
+      md.createRange(llvm::APInt(64, 1), llvm::APInt(64, FIBERCL_MAX_WORK_GROUP_SIZE + 1));
   for (int d = 0; d < 3; ++d) {
     auto *load = llvm::cast<llvm::LoadInst>(
         loadCtxField(b, ctx, offsetof(fcl_group_ctx, local_size) + 8 * d, "local_size"));
@@ -61,14 +61,14 @@ void loadLocalSize(llvm::IRBuilder<> &b, llvm::Value *ctx, llvm::Value *size[3])
   }
 }
 
-void emitWorkItemLoop(
-    llvm::IRBuilder<> &b, llvm::Value *const size[3],
-    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
-                            llvm::Value *, llvm::Value *)>
-        item) {
+void emitWorkItemLoop(llvm::IRBuilder<> &b, llvm::Value *const size[3],
+                      llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
+                                              llvm::Value *, llvm::Value *)>
+                          item) {
   emitWorkItemLoop(b, size, {},
                    [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
-                       llvm::Value *index, std::vector<llvm::Value *> &) { item(b, x, y, z, index); });
+                       llvm::Value *index,
+                       std::vector<llvm::Value *> &) { item(b, x, y, z, index); });
 }
 
 std::vector<llvm::Value *> emitWorkItemLoop(

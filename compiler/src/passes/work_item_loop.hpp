@@ -12,8 +12,7 @@
 namespace fibercl::compiler {
 
 // Loads the i64 field at `offset` of the group's fcl_group_ctx.
-llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset,
-                          const char *name);
+llvm::Value *loadCtxField(llvm::IRBuilder<> &b, llvm::Value *ctx, size_t offset, const char *name);
 
 // Loads the kernel's arguments (the body's parameters but the last four) from the
 // `args` array (layout in kernel_abi.h).
@@ -27,20 +26,18 @@ void loadLocalSize(llvm::IRBuilder<> &b, llvm::Value *ctx, llvm::Value *size[3])
 // dimension of a work-group has at least one work-item), calling
 // `item(b, x, y, z, index)` in the innermost one (index: the linear local id, i64, x
 // fastest). Leaves `b` at the end of the nest.
-void emitWorkItemLoop(
-    llvm::IRBuilder<> &b, llvm::Value *const size[3],
-    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *y,
-                            llvm::Value *z, llvm::Value *index)>
-        item);
+void emitWorkItemLoop(llvm::IRBuilder<> &b, llvm::Value *const size[3],
+                      llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *y,
+                                              llvm::Value *z, llvm::Value *index)>
+                          item);
 
 // The same with values carried from work-item to work-item (reductions): `carried`
 // starts as the initial values; `item` replaces them with the next ones. Returns their
 // values after the last work-item.
 std::vector<llvm::Value *> emitWorkItemLoop(
     llvm::IRBuilder<> &b, llvm::Value *const size[3], std::vector<llvm::Value *> carried,
-    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *y,
-                            llvm::Value *z, llvm::Value *index,
-                            std::vector<llvm::Value *> &carried)>
+    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *y, llvm::Value *z,
+                            llvm::Value *index, std::vector<llvm::Value *> &carried)>
         item);
 
 } // namespace fibercl::compiler

@@ -24,8 +24,7 @@ bool isBarrierFence(const llvm::Instruction &fence) {
          isHostBarrier(fence.getNextNonDebugInstruction());
 }
 
-llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
-                                                 llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
   llvm::FunctionCallee hostBarrier = declareHostFunction(m, HostFunction::BARRIER);
@@ -64,8 +63,7 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
         llvm::Value *d = call->getArgOperand(0);
         llvm::Value *v = llvm::ConstantInt::get(i32, 0);
         for (int k = 2; k >= 0; --k)
-          v = b.CreateSelect(b.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), k)),
-                             ids[k], v);
+          v = b.CreateSelect(b.CreateICmpEQ(d, llvm::ConstantInt::get(d->getType(), k)), ids[k], v);
         call->replaceAllUsesWith(b.CreateZExtOrTrunc(v, call->getType()));
         call->eraseFromParent();
       } else if (name == "__fibercl_ctx") {
@@ -74,8 +72,10 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m,
       } else if (name == "__fibercl_barrier") {
         barriers = true;
         llvm::Value *flags = b.CreateZExtOrTrunc(call->getArgOperand(0), i32);
-        llvm::CallInst *host =
-            b.CreateCall(hostBarrier, {ctx, llvm::ConstantInt::get(i32, sites->add(body, call, SiteInfo::Kind::Barrier)), flags});
+        llvm::CallInst *host = b.CreateCall(
+            hostBarrier,
+            {ctx, llvm::ConstantInt::get(i32, sites->add(body, call, SiteInfo::Kind::Barrier)),
+             flags});
         host->setDebugLoc(call->getDebugLoc());
         call->eraseFromParent();
       } else if (name == FIBERCL_HOST_PRINTF) {

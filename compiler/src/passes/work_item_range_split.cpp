@@ -56,7 +56,8 @@ bool findExit(llvm::Loop &loop, llvm::ScalarEvolution &se, Candidate &c) {
   if (!latch || !exit || !loop.getLoopPreheader() || loop.getExitingBlock() != latch)
     return false;
   auto *br = llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator());
-  auto *cmp = br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
+  auto *cmp =
+      br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
   if (!cmp || !cmp->isEquality() || !cmp->hasOneUse())
     return false;
   // It must exit when iv + 1 reaches the trip count.
@@ -159,10 +160,22 @@ llvm::Value *splitPoint(const Candidate &c, llvm::Instruction *at, bool &trueFir
   llvm::Value *zero = llvm::ConstantInt::get(bound->getType(), 0);
   llvm::Value *splitAt = nullptr;
   switch (c.pred) {
-  case llvm::CmpInst::ICMP_ULT: trueFirst = true; splitAt = belowBound(bound); break;
-  case llvm::CmpInst::ICMP_UGE: trueFirst = false; splitAt = belowBound(bound); break;
-  case llvm::CmpInst::ICMP_ULE: trueFirst = true; splitAt = upToBound(bound); break;
-  case llvm::CmpInst::ICMP_UGT: trueFirst = false; splitAt = upToBound(bound); break;
+  case llvm::CmpInst::ICMP_ULT:
+    trueFirst = true;
+    splitAt = belowBound(bound);
+    break;
+  case llvm::CmpInst::ICMP_UGE:
+    trueFirst = false;
+    splitAt = belowBound(bound);
+    break;
+  case llvm::CmpInst::ICMP_ULE:
+    trueFirst = true;
+    splitAt = upToBound(bound);
+    break;
+  case llvm::CmpInst::ICMP_UGT:
+    trueFirst = false;
+    splitAt = upToBound(bound);
+    break;
   // The index is non-negative (comparesIndex): a negative bound is below all of it.
   case llvm::CmpInst::ICMP_SLT:
   case llvm::CmpInst::ICMP_SGE:
@@ -270,7 +283,8 @@ void split(Candidate &c, llvm::LoopInfo &li, llvm::DominatorTree &dt) {
   // The loop's header phis start where the pre-loop's stopped.
   llvm::PHINode *startOfRest = nullptr;
   for (llvm::PHINode *phi : headerPhis) {
-    llvm::PHINode *m = carry(phi->getIncomingValueForBlock(latch), phi->getIncomingValueForBlock(mid));
+    llvm::PHINode *m =
+        carry(phi->getIncomingValueForBlock(latch), phi->getIncomingValueForBlock(mid));
     phi->setIncomingValueForBlock(mid, m);
     if (phi == c.iv)
       startOfRest = m; // == split.at

@@ -55,25 +55,45 @@ llvm::Value *differs(llvm::IRBuilder<> &b, const llvm::DataLayout &dl, llvm::Val
 // The value an atomicrmw stores, computed from the value it returns: to tell whether
 // it changed memory (an exchange of the value already there did not).
 llvm::Value *changedByRMW(llvm::IRBuilder<> &b, llvm::AtomicRMWInst *rmw) {
-  llvm::Value *old = rmw->getType()->isIntegerTy() ? static_cast<llvm::Value *>(rmw)
-                                                   : nullptr;
+  llvm::Value *old = rmw->getType()->isIntegerTy() ? static_cast<llvm::Value *>(rmw) : nullptr;
   llvm::Value *v = rmw->getValOperand();
   if (!old) // floating-point or pointer operations: count them as changing memory
     return b.getTrue();
   llvm::Value *next;
   using Op = llvm::AtomicRMWInst::BinOp;
   switch (rmw->getOperation()) {
-  case Op::Xchg: next = v; break;
-  case Op::Add: next = b.CreateAdd(old, v); break;
-  case Op::Sub: next = b.CreateSub(old, v); break;
-  case Op::And: next = b.CreateAnd(old, v); break;
-  case Op::Or: next = b.CreateOr(old, v); break;
-  case Op::Xor: next = b.CreateXor(old, v); break;
-  case Op::Max: next = b.CreateSelect(b.CreateICmpSGT(old, v), old, v); break;
-  case Op::Min: next = b.CreateSelect(b.CreateICmpSLT(old, v), old, v); break;
-  case Op::UMax: next = b.CreateSelect(b.CreateICmpUGT(old, v), old, v); break;
-  case Op::UMin: next = b.CreateSelect(b.CreateICmpULT(old, v), old, v); break;
-  default: return b.getTrue();
+  case Op::Xchg:
+    next = v;
+    break;
+  case Op::Add:
+    next = b.CreateAdd(old, v);
+    break;
+  case Op::Sub:
+    next = b.CreateSub(old, v);
+    break;
+  case Op::And:
+    next = b.CreateAnd(old, v);
+    break;
+  case Op::Or:
+    next = b.CreateOr(old, v);
+    break;
+  case Op::Xor:
+    next = b.CreateXor(old, v);
+    break;
+  case Op::Max:
+    next = b.CreateSelect(b.CreateICmpSGT(old, v), old, v);
+    break;
+  case Op::Min:
+    next = b.CreateSelect(b.CreateICmpSLT(old, v), old, v);
+    break;
+  case Op::UMax:
+    next = b.CreateSelect(b.CreateICmpUGT(old, v), old, v);
+    break;
+  case Op::UMin:
+    next = b.CreateSelect(b.CreateICmpULT(old, v), old, v);
+    break;
+  default:
+    return b.getTrue();
   }
   return b.CreateICmpNE(old, next);
 }
@@ -85,10 +105,9 @@ public:
     unsigned n = body.arg_size() - 4;
     ctx_ = body.getArg(n);
     llvm::IRBuilder<> b(&*body.getEntryBlock().getFirstInsertionPt());
-    llvm::Value *field = b.CreateConstGEP1_64(b.getInt8Ty(), ctx_,
-                                              offsetof(fcl_group_ctx, yield_state));
-    state_ = b.CreateIntToPtr(b.CreateLoad(b.getInt64Ty(), field, "yield_state"),
-                              b.getPtrTy());
+    llvm::Value *field =
+        b.CreateConstGEP1_64(b.getInt8Ty(), ctx_, offsetof(fcl_group_ctx, yield_state));
+    state_ = b.CreateIntToPtr(b.CreateLoad(b.getInt64Ty(), field, "yield_state"), b.getPtrTy());
   }
 
   // A yield point just before `before`; `waiting`: inside a loop that may spin.
@@ -102,8 +121,7 @@ public:
     llvm::Value *left = b.CreateSub(b.CreateLoad(b.getInt64Ty(), state_), b.getInt64(1));
     b.CreateStore(left, state_);
     llvm::Value *expired = b.CreateICmpSLE(left, b.getInt64(0));
-    llvm::Instruction *then =
-        llvm::SplitBlockAndInsertIfThen(expired, &*b.GetInsertPoint(), false);
+    llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(expired, &*b.GetInsertPoint(), false);
     b.SetInsertPoint(then);
     b.CreateCall(hostYield_, {ctx_, b.getInt32(site)});
   }
@@ -127,8 +145,8 @@ public:
       ScheduledBlock guard = ifScheduled(state_, w);
       llvm::IRBuilder<> b(guard.then);
       llvm::Value *v = s->getValueOperand();
-      llvm::LoadInst *old = b.CreateAlignedLoad(v->getType(), s->getPointerOperand(),
-                                                s->getAlign(), s->isVolatile());
+      llvm::LoadInst *old =
+          b.CreateAlignedLoad(v->getType(), s->getPointerOperand(), s->getAlign(), s->isVolatile());
       if (s->isAtomic())
         old->setAtomic(llvm::AtomicOrdering::Monotonic, s->getSyncScopeID());
       llvm::Value *differ = differs(b, body_.getParent()->getDataLayout(), old, v);
@@ -193,8 +211,7 @@ void reportYields(const llvm::Function &body, const SpinLoops &spin) {
   }
   llvm::errs() << spin.reasons().size() << " loop(s) may wait for another group:";
   for (const SpinLoops::Reason &r : spin.reasons()) {
-    llvm::errs() << " loop at " << whereIs(*r.loop->getHeader()->getFirstNonPHI())
-                 << " exits on '";
+    llvm::errs() << " loop at " << whereIs(*r.loop->getHeader()->getFirstNonPHI()) << " exits on '";
     r.waitsOn->print(llvm::errs());
     llvm::errs() << "' (" << whereIs(*r.waitsOn) << ");";
   }

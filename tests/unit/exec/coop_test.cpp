@@ -175,8 +175,8 @@ TEST(CoopLaunch, LeavingIsDecidedPerBarrierNotPerReusedGroupId) {
     // whatever happened to their ids since.
     for (uint32_t g = 0; g < m2; ++g)
       EXPECT_EQ(c.leavesAfterResize(gen2, g), g >= m3)
-          << "seed " << seed << ", group " << g << " after " << m << " -> " << m1 << " -> "
-          << m2 << " -> " << m3;
+          << "seed " << seed << ", group " << g << " after " << m << " -> " << m1 << " -> " << m2
+          << " -> " << m3;
     for (uint32_t g = m1; g < m; ++g)
       EXPECT_TRUE(c.leavesAfterResize(gen0, g)) << "seed " << seed << ", old group " << g;
     ++exercised;

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <csignal>
 #include <thread>
 #include <vector>
 
@@ -113,8 +113,8 @@ struct CtxRecord {
 
 void wgRecordCtx(void **args, fcl_group_ctx *c) {
   auto *rec = *static_cast<CtxRecord **>(args[0]);
-  uint64_t idx = (c->group_id[2] * c->num_groups[1] + c->group_id[1]) * c->num_groups[0] +
-                 c->group_id[0];
+  uint64_t idx =
+      (c->group_id[2] * c->num_groups[1] + c->group_id[1]) * c->num_groups[0] + c->group_id[0];
   rec[idx].ctx = *c;
   rec[idx].seen.fetch_add(1);
 }
@@ -171,10 +171,10 @@ struct OrderState {
 void itemRecordOrder(void **args, fcl_group_ctx *c, fcl_u32 x, fcl_u32 y, fcl_u32 z) {
   auto *st = *static_cast<OrderState **>(args[0]);
   uint64_t lin = (z * c->local_size[1] + y) * c->local_size[0] + x;
-  uint64_t group = (c->group_id[2] * c->num_groups[1] + c->group_id[1]) * c->num_groups[0] +
-                   c->group_id[0];
-  uint64_t base = group * c->enqueued_local_size[0] * c->enqueued_local_size[1] *
-                  c->enqueued_local_size[2];
+  uint64_t group =
+      (c->group_id[2] * c->num_groups[1] + c->group_id[1]) * c->num_groups[0] + c->group_id[0];
+  uint64_t base =
+      group * c->enqueued_local_size[0] * c->enqueued_local_size[1] * c->enqueued_local_size[2];
   st->log[base + lin] += 1;
 }
 
@@ -235,9 +235,7 @@ void itemExchange(void **args, fcl_group_ctx *c, fcl_u32 x, fcl_u32 y, fcl_u32 z
   st->itemsDone.fetch_add(1);
 }
 
-void wgExchange(void **args, fcl_group_ctx *c) {
-  __fibercl_host_run_items(c, itemExchange, args);
-}
+void wgExchange(void **args, fcl_group_ctx *c) { __fibercl_host_run_items(c, itemExchange, args); }
 
 TEST_P(ExecutorTest, BarrierOrderingManyGroups) {
   BarrierState st;
@@ -344,9 +342,7 @@ void itemDiverge(void **args, fcl_group_ctx *c, fcl_u32 x, fcl_u32, fcl_u32) {
   }
 }
 
-void wgDiverge(void **args, fcl_group_ctx *c) {
-  __fibercl_host_run_items(c, itemDiverge, args);
-}
+void wgDiverge(void **args, fcl_group_ctx *c) { __fibercl_host_run_items(c, itemDiverge, args); }
 
 TEST_P(ExecutorTest, BarrierDivergenceFailsCommandAndPoolStaysClean) {
   const char *expect[] = {"waits at barrier #2 but work-item (0,0,0) waits at barrier #1",

@@ -1,5 +1,6 @@
 // Unit tests of the OpenCL C printf the runtime gives to kernels.
-// (vector arguments of 32 and 64 bytes go through memory in varargs on x86-64: -Wpsabi notes are expected)
+// (vector arguments of 32 and 64 bytes go through memory in varargs on x86-64: -Wpsabi notes are
+// expected)
 #include <cstdarg>
 #include <cstdint>
 #include <string>

@@ -4,16 +4,16 @@
 // bump `progress`.
 #include <algorithm>
 #include <atomic>
-#include <mutex>
-#include <ostream>
-#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
+#include <ostream>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -307,8 +307,8 @@ TEST_P(YieldTest, FaultInSuspendableGroupFailsTheLaunch) {
 }
 
 TEST_P(YieldTest, TraceAccumulatesLaunchesAsValidJson) {
-  std::string path = ::testing::TempDir() + "fibercl_trace_multi_" +
-                     std::to_string(getpid()) + GetParam().name + ".json";
+  std::string path = ::testing::TempDir() + "fibercl_trace_multi_" + std::to_string(getpid()) +
+                     GetParam().name + ".json";
   {
     Executor ex(2);
     for (int i = 0; i < 2; ++i) {
@@ -341,7 +341,6 @@ TEST_P(YieldTest, TraceAccumulatesLaunchesAsValidJson) {
 INSTANTIATE_TEST_SUITE_P(Modes, YieldTest,
                          ::testing::Values(Mode{"parallel", false}, Mode{"deterministic", true}),
                          [](const auto &i) { return std::string(i.param.name); });
-
 
 TEST(YieldDeterministic, SameSeedSameTraceAndResult) {
   std::string path = ::testing::TempDir() + "fibercl_trace_" + std::to_string(getpid()) + ".json";

@@ -26,7 +26,8 @@ TEST(SourceInjection, ProgramsWithoutFiberclIncludesAreUnchanged) {
 }
 
 TEST(SourceInjection, PrimitivesHeaderIsInlinedAndLinesKept) {
-  const std::string src = "// line 1\n#include <fibercl/primitives.h>\nkernel void k() {} // line 3\n";
+  const std::string src =
+      "// line 1\n#include <fibercl/primitives.h>\nkernel void k() {} // line 3\n";
   std::string out = injectFiberclHeaders(src);
   EXPECT_EQ(out.find("#include <fibercl/primitives.h>"), std::string::npos);
   EXPECT_NE(out.find("fibercl_discover_local"), std::string::npos) << "the header's text";
@@ -37,8 +38,9 @@ TEST(SourceInjection, PrimitivesHeaderIsInlinedAndLinesKept) {
 }
 
 TEST(SourceInjection, QuotedFormAndTrailingCommentAndSpacing) {
-  for (const char *inc : {"#include \"fibercl/primitives.h\"", "  #  include <fibercl/primitives.h> // mutexes",
-                          "#include <fibercl/primitives.h> /* barrier */"}) {
+  for (const char *inc :
+       {"#include \"fibercl/primitives.h\"", "  #  include <fibercl/primitives.h> // mutexes",
+        "#include <fibercl/primitives.h> /* barrier */"}) {
     std::string out = injectFiberclHeaders(std::string(inc) + "\nx\n");
     EXPECT_NE(out.find("fibercl_xf_barrier"), std::string::npos) << inc;
     EXPECT_EQ(afterLastLine(out).first, 2) << inc;

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,18 +29,24 @@ enum class ArgKind {
 // CL_KERNEL_ARG_* values, with the OpenCL enum numbers so the runtime can copy them.
 struct KernelArg {
   ArgKind kind = ArgKind::Value;
-  uint32_t size = 0;          // bytes of the value clSetKernelArg takes (8 for pointers)
-  uint32_t addressQualifier;  // CL_KERNEL_ARG_ADDRESS_{GLOBAL,LOCAL,CONSTANT,PRIVATE}
-  uint32_t accessQualifier;   // CL_KERNEL_ARG_ACCESS_{READ_ONLY,...,NONE}
-  uint64_t typeQualifier;     // CL_KERNEL_ARG_TYPE_{CONST,RESTRICT,VOLATILE,PIPE} bits
-  std::string typeName;       // e.g. "float4*", "uint"
-  std::string name;           // the parameter's name
+  uint32_t size = 0;         // bytes of the value clSetKernelArg takes (8 for pointers)
+  uint32_t addressQualifier; // CL_KERNEL_ARG_ADDRESS_{GLOBAL,LOCAL,CONSTANT,PRIVATE}
+  uint32_t accessQualifier;  // CL_KERNEL_ARG_ACCESS_{READ_ONLY,...,NONE}
+  uint64_t typeQualifier;    // CL_KERNEL_ARG_TYPE_{CONST,RESTRICT,VOLATILE,PIPE} bits
+  std::string typeName;      // e.g. "float4*", "uint"
+  std::string name;          // the parameter's name
 };
 
 // A yield point or barrier call site of a kernel, for reports ("spinning at f.cl:12").
 struct SiteInfo {
   enum class Kind : uint32_t {
-    Barrier, LoopPoll, AtomicRead, AtomicWrite, Fence, VolatileRead, VolatileWrite,
+    Barrier,
+    LoopPoll,
+    AtomicRead,
+    AtomicWrite,
+    Fence,
+    VolatileRead,
+    VolatileWrite,
     Cooperative // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
   };
   static constexpr Kind kLastKind = Kind::Cooperative;
@@ -49,8 +55,8 @@ struct SiteInfo {
   uint32_t id = 0;
   Kind kind = Kind::LoopPoll;
   bool waiting = false; // inside a loop that may spin (kernel_abi.h)
-  uint32_t line = 0; // 0 when unknown
-  std::string file;  // "<source>" for the program's own source
+  uint32_t line = 0;    // 0 when unknown
+  std::string file;     // "<source>" for the program's own source
   std::string function; // the source function the site is in ("" when unknown)
   // What the function assumes of the scheduler to terminate, if it says (the
   // fibercl.progress annotation of the primitives library): named in deadlock reports.
@@ -60,16 +66,16 @@ struct SiteInfo {
 struct KernelInfo {
   std::string name;
   std::vector<KernelArg> args;
-  std::string attributes;            // CL_KERNEL_ATTRIBUTES, e.g. "reqd_work_group_size(8,1,1)"
+  std::string attributes; // CL_KERNEL_ATTRIBUTES, e.g. "reqd_work_group_size(8,1,1)"
   uint64_t reqdWorkGroupSize[3] = {0, 0, 0}; // all 0 when not given
-  uint64_t staticLocalSize = 0;      // bytes of kernel-scope __local variables
-  uint64_t privateMemSize = 0;       // bytes of stack per work-item (estimate)
-  bool usesBarriers = false;         // calls barrier()
+  uint64_t staticLocalSize = 0;              // bytes of kernel-scope __local variables
+  uint64_t privateMemSize = 0;               // bytes of stack per work-item (estimate)
+  bool usesBarriers = false;                 // calls barrier()
   // Its barriers are compiled as regions (work-item loops between barriers); false:
   // its work-items run on fibers (FIBERCL_DEBUG=barriers says why).
   bool barrierRegions = false;
   bool usesPrintf = false;
-  bool yields = false;   // has yield points (atomics or volatile accesses on global memory)
+  bool yields = false; // has yield points (atomics or volatile accesses on global memory)
   // Has a loop that may wait for another work-group: its groups run as suspendable
   // fibers under the scheduler. A kernel that only `yields` does so in deterministic
   // mode (to explore interleavings); otherwise each group runs to completion.
@@ -77,7 +83,7 @@ struct KernelInfo {
   // Calls the cooperative kernels functions (fibercl/cooperative.h): its groups are
   // killed and forked at run time (always scheduled; 1-D launches only).
   bool cooperative = false;
-  std::vector<SiteInfo> sites;       // barrier and yield sites, by id
+  std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 
 // The kinds of binary clGetProgramInfo(CL_PROGRAM_BINARY_TYPE) reports.
