@@ -83,7 +83,8 @@ protected:
 TEST_F(CooperativeRun, ResizingBarrierKeepsEveryRoundWhateverTheGroupCount) {
   SKIP_UNLESS_FIBERCL("cooperative kernels");
   for (const char *bound : {"0", "1", "2", "4"}) {
-    ScopedEnv env{{"FIBERCL_OCCUPANCY", bound}};
+    // Parallel mode: a seed decides how many groups a resize grants (the next test).
+    ScopedEnv env{{"FIBERCL_OCCUPANCY", bound}, {"FIBERCL_SEED", ScopedEnv::kUnset}};
     RoundsResult r = runRounds(kResizeSource, 8, 12);
     ASSERT_CL(r.status);
     EXPECT_EQ(r.wrong, 0) << "bound " << bound;
@@ -186,7 +187,11 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
   // wait (offering to be killed) for a flag that only the other kernel sets. The
   // other kernel needs work-group slots, which all belong to the cooperative kernel
   // until it gives some back at offer_kill.
-  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"}, {"FIBERCL_DEADLOCK_TIMEOUT", "60"}};
+  // Parallel mode: in deterministic mode one worker runs one launch at a time, and a
+  // kernel on another queue is a writer the scheduler does not see (README).
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"},
+                {"FIBERCL_DEADLOCK_TIMEOUT", "60"},
+                {"FIBERCL_SEED", ScopedEnv::kUnset}};
   cl_kernel coop = kernelFrom(R"CLC(
     #include <fibercl/cooperative.h>
     kernel void waiter(global atomic_int *flag, global int *seen) {
@@ -249,8 +254,11 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
 // (fine-grained SVM), so each try costs about the short kernel's wait.
 TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextKill) {
   SKIP_UNLESS_FIBERCL("multitasking");
-  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"}, {"FIBERCL_DEADLOCK_TIMEOUT", "60"}};
-  unsetenv("FIBERCL_SEED");
+  // Parallel mode: in deterministic mode one worker runs one launch at a time, and a
+  // kernel on another queue is a writer the scheduler does not see (README).
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "4"},
+                {"FIBERCL_DEADLOCK_TIMEOUT", "60"},
+                {"FIBERCL_SEED", ScopedEnv::kUnset}};
   cl_kernel pool = kernelFrom(R"CLC(
     #include <fibercl/cooperative.h>
     kernel void pool(global atomic_int *stop, global atomic_int *next, int n,
@@ -419,8 +427,11 @@ TEST_F(Cooperative, KernelEnqueuedRightAfterTheCooperativeOneGetsSlotsAtTheNextK
 TEST_F(Cooperative, KernelThatNeverOffersIsReportedAndTheOtherRunsAnyway) {
   SKIP_UNLESS_FIBERCL("multitasking");
   // The cooperative kernel waits for the other kernel without ever offering a group:
-  // the other kernel cannot get its slots; FiberCL says so and runs it anyway.
-  ScopedEnv env{{"FIBERCL_OCCUPANCY", "2"}, {"FIBERCL_DEADLOCK_TIMEOUT", "2"}};
+  // the other kernel cannot get its slots; FiberCL says so and runs it anyway. Parallel
+  // mode, as the other multitasking tests.
+  ScopedEnv env{{"FIBERCL_OCCUPANCY", "2"},
+                {"FIBERCL_DEADLOCK_TIMEOUT", "2"},
+                {"FIBERCL_SEED", ScopedEnv::kUnset}};
   cl_kernel coop = kernelFrom(R"CLC(
     #include <fibercl/cooperative.h>
     kernel void hog(global atomic_int *flag) {

@@ -76,22 +76,37 @@ using fibercl::cl_host::findPlatform;
 std::string captureStdout(const std::function<void()> &fn);
 
 // Sets FIBERCL_* variables for one scope (the runtime reads them at each launch of a
-// kernel that may yield).
+// kernel that may yield) and restores what they were after it, so that a variable the
+// whole run was given (FIBERCL_SEED in scripts/soak.sh's seeded rounds) holds again for
+// the next test. ScopedEnv::kUnset as a value removes the variable for the scope.
 class ScopedEnv {
 public:
+  static inline const std::string kUnset{"\0unset", 6};
   ScopedEnv(std::initializer_list<std::pair<const char *, std::string>> vars) {
     for (auto &[name, value] : vars) {
-      names_.push_back(name);
-      setenv(name, value.c_str(), 1);
+      const char *old = getenv(name);
+      saved_.push_back({name, old != nullptr, old ? old : ""});
+      if (value == kUnset)
+        unsetenv(name);
+      else
+        setenv(name, value.c_str(), 1);
     }
   }
   ~ScopedEnv() {
-    for (const char *n : names_)
-      unsetenv(n);
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it)
+      if (it->wasSet)
+        setenv(it->name, it->value.c_str(), 1);
+      else
+        unsetenv(it->name);
   }
 
 private:
-  std::vector<const char *> names_;
+  struct Saved {
+    const char *name;
+    bool wasSet;
+    std::string value;
+  };
+  std::vector<Saved> saved_;
 };
 
 // A __local kernel argument of the given size in bytes, for CLTest::setArgs.
