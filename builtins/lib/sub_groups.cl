@@ -48,8 +48,8 @@ FCL_SG_TYPE(ulong)
 FCL_SG_TYPE(float)
 FCL_SG_TYPE(double)
 
-/* half (cl_khr_fp16): through the float collectives, rounded once (work-group
- * collectives have no half overloads). */
+/* half (cl_khr_fp16): through the float collectives, rounded once (as the work-group
+ * collectives' half overloads do). */
 #define FCL_SG_HALF_OP(OP)                                                                 \
   FCL_OVL half sub_group_reduce_##OP(half x) { return (half)work_group_reduce_##OP((float)x); } \
   FCL_OVL half sub_group_scan_inclusive_##OP(half x) {                                     \

@@ -2,7 +2,7 @@
  * __opencl_c_work_group_collective_functions): work_group_all/any/broadcast,
  * work_group_reduce_<op>, work_group_scan_inclusive_<op> and
  * work_group_scan_exclusive_<op> for op in add, min, max and the types int, uint,
- * long, ulong, float, double.
+ * long, ulong, float, double and half.
  *
  * Every work-item of the group calls the function (the specification requires it), so
  * they are built on barriers and a scratch area in the group's local block (the
@@ -102,6 +102,33 @@ FCL_WG_OPS(long, LONG_MIN, LONG_MAX)
 FCL_WG_OPS(ulong, 0ul, ULONG_MAX)
 FCL_WG_OPS(float, -INFINITY, INFINITY)
 FCL_WG_OPS(double, -(double)INFINITY, (double)INFINITY)
+
+/* half (cl_khr_fp16, s6.15.15's gentype includes it): through the float collectives,
+ * each result rounded once (min and max are exact either way; a sum in float loses
+ * less than one in half). */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define FCL_WG_HALF_OP(NAME)                                                               \
+  FCL_OVL half work_group_reduce_##NAME(half x) {                                          \
+    return (half)work_group_reduce_##NAME((float)x);                                       \
+  }                                                                                        \
+  FCL_OVL half work_group_scan_inclusive_##NAME(half x) {                                  \
+    return (half)work_group_scan_inclusive_##NAME((float)x);                               \
+  }                                                                                        \
+  FCL_OVL half work_group_scan_exclusive_##NAME(half x) {                                  \
+    return (half)work_group_scan_exclusive_##NAME((float)x);                               \
+  }
+FCL_WG_HALF_OP(add)
+FCL_WG_HALF_OP(min)
+FCL_WG_HALF_OP(max)
+FCL_OVL half work_group_broadcast(half a, size_t x) {
+  return (half)work_group_broadcast((float)a, x);
+}
+FCL_OVL half work_group_broadcast(half a, size_t x, size_t y) {
+  return (half)work_group_broadcast((float)a, x, y);
+}
+FCL_OVL half work_group_broadcast(half a, size_t x, size_t y, size_t z) {
+  return (half)work_group_broadcast((float)a, x, y, z);
+}
 
 /* Non-zero in every (all) or some (any) work-item; the result is 1 or 0. */
 FCL_OVL int work_group_all(int predicate) { return work_group_reduce_min(predicate != 0); }

@@ -108,6 +108,7 @@ struct LanguageVersion {
   int major, minor;
   cl_int want;
 };
+void PrintTo(const LanguageVersion &v, std::ostream *os) { *os << v.opt; }
 class LanguageVersions : public Build, public testing::WithParamInterface<LanguageVersion> {};
 
 TEST_P(LanguageVersions, SetTheVersionMacros) {
