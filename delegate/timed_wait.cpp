@@ -9,14 +9,14 @@
 
 #include "delegate/forward.hpp"
 #include "delegate/platforms.hpp"
-#include "runtime/exec/executor.hpp"
+#include "runtime/timeouts.hpp"
 
 namespace fibercl::delegate {
 namespace {
 
-// FIBERCL_DEADLOCK_TIMEOUT, parsed (and defaulted) where the CPU device reads it.
+// FIBERCL_DEADLOCK_TIMEOUT, parsed (and defaulted) as the CPU device reads it.
 double timeoutSeconds() {
-  static const double seconds = exec::Scheduling::fromEnvironment().deadlockTimeoutSeconds;
+  static const double seconds = deadlockTimeoutFromEnvironment();
   return seconds;
 }
 

@@ -95,7 +95,7 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
     range.mayYield = info.mayBlock || info.cooperative || range.scheduling.deterministic ||
                      range.scheduling.occupancy != 0;
   } else {
-    range.scheduling.kernelTimeoutSeconds = exec::Scheduling::kernelTimeoutFromEnvironment();
+    range.scheduling.kernelTimeoutSeconds = kernelTimeoutFromEnvironment();
   }
   range.cooperative = info.cooperative;
   range.describeSite = [sites = &info.sites](uint32_t id) { return describeSite(*sites, id); };

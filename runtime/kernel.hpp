@@ -2,10 +2,10 @@
 // snapshot of those values an NDRange command takes at enqueue time.
 #pragma once
 
-#include "runtime/exec/scheduling_names.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/object.hpp"
 #include "runtime/program.hpp"
+#include "runtime/scheduling_names.hpp"
 
 #include "fibercl/compiler/compiler.hpp"
 
@@ -64,9 +64,9 @@ public:
   // come from the environment at each launch.
   struct SchedulingOverrides {
     std::optional<uint32_t> occupancy;
-    std::optional<exec::SchedulePolicy> schedule;
+    std::optional<SchedulePolicy> schedule;
     std::optional<uint64_t> seed;
-    std::optional<exec::AdmissionOrder> admission;
+    std::optional<AdmissionOrder> admission;
   };
   SchedulingOverrides &scheduling() { return scheduling_; }
   const SchedulingOverrides &scheduling() const { return scheduling_; }

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <optional>
 
-#include "runtime/exec/scheduling_names.hpp"
+#include "runtime/scheduling_names.hpp"
 
 namespace fibercl::runtime {
 
@@ -17,18 +17,18 @@ template <typename E> struct CodedValue {
   cl_uint code;
 };
 
-inline constexpr CodedValue<exec::SchedulePolicy> kSchedulePolicyCodes[] = {
-    {exec::SchedulePolicy::Fair, CL_SCHEDULE_FAIR_FIBERCL},
-    {exec::SchedulePolicy::Unfair, CL_SCHEDULE_UNFAIR_FIBERCL},
+inline constexpr CodedValue<SchedulePolicy> kSchedulePolicyCodes[] = {
+    {SchedulePolicy::Fair, CL_SCHEDULE_FAIR_FIBERCL},
+    {SchedulePolicy::Unfair, CL_SCHEDULE_UNFAIR_FIBERCL},
 };
-inline constexpr CodedValue<exec::AdmissionOrder> kAdmissionOrderCodes[] = {
-    {exec::AdmissionOrder::GroupId, CL_ADMISSION_GROUP_ID_FIBERCL},
-    {exec::AdmissionOrder::Reverse, CL_ADMISSION_REVERSE_FIBERCL},
-    {exec::AdmissionOrder::Random, CL_ADMISSION_RANDOM_FIBERCL},
+inline constexpr CodedValue<AdmissionOrder> kAdmissionOrderCodes[] = {
+    {AdmissionOrder::GroupId, CL_ADMISSION_GROUP_ID_FIBERCL},
+    {AdmissionOrder::Reverse, CL_ADMISSION_REVERSE_FIBERCL},
+    {AdmissionOrder::Random, CL_ADMISSION_RANDOM_FIBERCL},
 };
 // A policy or order without a code could not be chosen through the extension.
-static_assert(std::size(kSchedulePolicyCodes) == std::size(exec::kSchedulePolicies));
-static_assert(std::size(kAdmissionOrderCodes) == std::size(exec::kAdmissionOrders));
+static_assert(std::size(kSchedulePolicyCodes) == std::size(kSchedulePolicies));
+static_assert(std::size(kAdmissionOrderCodes) == std::size(kAdmissionOrders));
 
 // The value whose code is `code`, if any.
 template <typename E, size_t N>

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/exec/scheduling_names.hpp"
+#include "runtime/scheduling_names.hpp"
 #include "tools/explore.hpp"
 
 int listPlatforms();                         // platforms.cpp
@@ -23,8 +23,8 @@ void pointLoaderAtFiberCL();
 
 namespace {
 
-using fibercl::exec::kAdmissionOrders;
-using fibercl::exec::kSchedulePolicies;
+using fibercl::kAdmissionOrders;
+using fibercl::kSchedulePolicies;
 
 const char *kUsageHead = R"(usage:
   fibercl exec    [options] -- PROGRAM [ARGS...]
@@ -93,7 +93,7 @@ or FIBERCL_VENDORS).
 
 // An option's help: one line per value of `table`, "name (default): meaning".
 template <typename E, size_t N>
-std::string valuesHelp(const char *option, const fibercl::exec::NamedValue<E> (&table)[N]) {
+std::string valuesHelp(const char *option, const fibercl::NamedValue<E> (&table)[N]) {
   std::string s = std::string("  ") + option;
   for (size_t i = 0; i < N; ++i) {
     s.resize(i == 0 ? std::max<size_t>(s.size() + 1, 22) : s.size() + 22, ' ');
@@ -120,8 +120,8 @@ bool fileExists(const char *path) {
 
 // --schedule and --admission take the names the runtime accepts.
 void checkValue(const std::string &option, const std::string &value) {
-  fibercl::exec::SchedulePolicy policy;
-  fibercl::exec::AdmissionOrder order;
+  fibercl::SchedulePolicy policy;
+  fibercl::AdmissionOrder order;
   if (option == "--schedule" && !valueIn(kSchedulePolicies, value, policy))
     usageError("--schedule takes " + namesIn(kSchedulePolicies));
   if (option == "--admission" && !valueIn(kAdmissionOrders, value, order))

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "icd/vendors.hpp"
-#include "runtime/exec/scheduling_names.hpp"
+#include "runtime/scheduling_names.hpp"
 
 void pointLoaderAtFiberCL(); // fibercl.cpp
 
@@ -101,10 +101,10 @@ int measureOccupancy(int argc, char **argv) {
     if ((a == "--delegate" || a == "--runs" || a == "--occupancy" || a == "--schedule") &&
         i + 1 < argc) {
       std::string v = argv[++i];
-      fibercl::exec::SchedulePolicy policy;
-      if (a == "--schedule" && !valueIn(fibercl::exec::kSchedulePolicies, v, policy)) {
+      fibercl::SchedulePolicy policy;
+      if (a == "--schedule" && !valueIn(fibercl::kSchedulePolicies, v, policy)) {
         std::fprintf(stderr, "fibercl occupancy: --schedule takes %s\n",
-                     namesIn(fibercl::exec::kSchedulePolicies).c_str());
+                     namesIn(fibercl::kSchedulePolicies).c_str());
         return 2;
       }
       if (a == "--runs")

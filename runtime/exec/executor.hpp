@@ -15,7 +15,8 @@
 #include <string>
 
 #include "fibercl/kernel_abi.h"
-#include "runtime/exec/scheduling_names.hpp"
+#include "runtime/scheduling_names.hpp"
+#include "runtime/timeouts.hpp"
 
 namespace fibercl::exec {
 
@@ -31,20 +32,15 @@ struct Scheduling {
   Admission admission = kAdmissionOrders[0].value;
   bool deterministic = false; // one worker, every decision from the seed
   uint64_t seed = 0;
-  double deadlockTimeoutSeconds = 10; // parallel mode: no progress for this long
-  // FIBERCL_KERNEL_TIMEOUT: the launch fails, and its running groups are stopped, this
-  // long after its first group started (kernel_timeout.hpp); 0 = no limit. The default
-  // is ten minutes: far beyond any single launch of the suites and applications we run
-  // (seconds at most), so a loop that never ends fails its command instead of hanging
-  // the application forever.
-  static constexpr double kDefaultKernelTimeoutSeconds = 600;
+  // The time limits (runtime/timeouts.hpp): no progress for this long in parallel mode
+  // is a deadlock; the launch fails, and its running groups are stopped, this long
+  // after its first group started (kernel_timeout.hpp; 0 = no limit).
+  double deadlockTimeoutSeconds = kDefaultDeadlockTimeoutSeconds;
   double kernelTimeoutSeconds = kDefaultKernelTimeoutSeconds;
   std::string tracePath;  // Chrome trace-event JSON, "" = none
   std::string reportPath; // deadlock report as JSON, "" = none
 
   static Scheduling fromEnvironment(); // the defaults, read from FIBERCL_*
-  // FIBERCL_KERNEL_TIMEOUT alone (read at every launch, scheduled or not).
-  static double kernelTimeoutFromEnvironment();
   // The names FIBERCL_SCHEDULE / FIBERCL_ADMISSION take and reports print.
   static const char *nameOf(Policy p) noexcept { return nameIn(kSchedulePolicies, p); }
   static const char *nameOf(Admission a) noexcept { return nameIn(kAdmissionOrders, a); }

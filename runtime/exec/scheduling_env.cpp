@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/exec/executor.hpp"
+#include "runtime/timeouts.hpp"
 
 namespace fibercl::exec {
 namespace {
@@ -36,18 +37,6 @@ void parseName(const char *var, const char *v, const NamedValue<E> (&table)[N], 
 
 } // namespace
 
-double Scheduling::kernelTimeoutFromEnvironment() {
-  const char *v = std::getenv("FIBERCL_KERNEL_TIMEOUT");
-  if (!v)
-    return kDefaultKernelTimeoutSeconds;
-  char *end = nullptr;
-  double d = std::strtod(v, &end);
-  if (end != v && !*end && d >= 0 && d < 1e9)
-    return d;
-  warn("FIBERCL_KERNEL_TIMEOUT", v, "a number of seconds, 0 = no limit");
-  return kDefaultKernelTimeoutSeconds;
-}
-
 Scheduling Scheduling::fromEnvironment() {
   Scheduling s;
   if (const char *v = std::getenv("FIBERCL_OCCUPANCY")) {
@@ -70,14 +59,7 @@ Scheduling Scheduling::fromEnvironment() {
   }
   if (const char *v = std::getenv("FIBERCL_ADMISSION"))
     parseName("FIBERCL_ADMISSION", v, kAdmissionOrders, s.admission);
-  if (const char *v = std::getenv("FIBERCL_DEADLOCK_TIMEOUT")) {
-    char *end = nullptr;
-    double d = std::strtod(v, &end);
-    if (end != v && !*end && d > 0 && d < 1e9)
-      s.deadlockTimeoutSeconds = d;
-    else
-      warn("FIBERCL_DEADLOCK_TIMEOUT", v, "a positive number of seconds");
-  }
+  s.deadlockTimeoutSeconds = deadlockTimeoutFromEnvironment(); // runtime/timeouts.hpp
   s.kernelTimeoutSeconds = kernelTimeoutFromEnvironment();
   if (const char *v = std::getenv("FIBERCL_TRACE"))
     s.tracePath = v;

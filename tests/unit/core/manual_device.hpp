@@ -24,8 +24,12 @@ public:
   uint64_t maxAllocSize() const override { return 1 << 20; }
   const runtime::DeviceLimits &limits() const override { return limits_; }
   unsigned computeUnits() override { return 1; }
-  std::unique_ptr<compiler::Executable> loadBinary(const compiler::Binary &,
+  // What loading a program's binary does: `loader` when the test set one, else it fails.
+  std::unique_ptr<compiler::Executable> loadBinary(const compiler::Binary &binary,
                                                    std::string &error) override {
+    ++loads;
+    if (loader)
+      return loader(binary, error);
     error = "a test device loads no code";
     return nullptr;
   }
@@ -63,6 +67,9 @@ public:
   }
 
   int wakes = 0;
+  int loads = 0;
+  std::function<std::unique_ptr<compiler::Executable>(const compiler::Binary &, std::string &)>
+      loader;
 
 private:
   runtime::DeviceLimits limits_{};

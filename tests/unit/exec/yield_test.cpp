@@ -20,6 +20,7 @@
 #include "runtime/exec/executor.hpp"
 #include "runtime/exec/host_abi.hpp"
 
+using fibercl::kernelTimeoutFromEnvironment;
 using fibercl::exec::Executor;
 using fibercl::exec::NDRange;
 using fibercl::exec::Scheduling;
@@ -405,15 +406,15 @@ TEST(YieldEnvironment, ParsesAndWarns) {
 // default (ten minutes); "0", none.
 TEST(YieldEnvironment, KernelTimeoutDefaultsToTenMinutes) {
   unsetenv("FIBERCL_KERNEL_TIMEOUT");
-  EXPECT_EQ(Scheduling::kernelTimeoutFromEnvironment(), 600.0);
+  EXPECT_EQ(kernelTimeoutFromEnvironment(), 600.0);
   EXPECT_EQ(Scheduling::fromEnvironment().kernelTimeoutSeconds, 600.0);
   setenv("FIBERCL_KERNEL_TIMEOUT", "0", 1);
-  EXPECT_EQ(Scheduling::kernelTimeoutFromEnvironment(), 0.0);
+  EXPECT_EQ(kernelTimeoutFromEnvironment(), 0.0);
   setenv("FIBERCL_KERNEL_TIMEOUT", "2.5", 1);
   EXPECT_EQ(Scheduling::fromEnvironment().kernelTimeoutSeconds, 2.5);
   setenv("FIBERCL_KERNEL_TIMEOUT", "soon", 1);
   testing::internal::CaptureStderr();
-  double bad = Scheduling::kernelTimeoutFromEnvironment();
+  double bad = kernelTimeoutFromEnvironment();
   std::string err = testing::internal::GetCapturedStderr();
   unsetenv("FIBERCL_KERNEL_TIMEOUT");
   EXPECT_EQ(bad, 600.0);

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace fibercl::exec {
+namespace fibercl {
 
 enum class SchedulePolicy { Fair, Unfair };
 enum class AdmissionOrder { GroupId, Reverse, Random };
@@ -59,4 +59,4 @@ template <typename E, size_t N> std::string namesIn(const NamedValue<E> (&table)
   return names;
 }
 
-} // namespace fibercl::exec
+} // namespace fibercl
