@@ -39,6 +39,7 @@
 //     wait on a plain load, which O3 reads once, before the loop) reports and fails the
 //     command when entered, instead of hanging it.
 #include "pipeline.hpp"
+#include "vector_width.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -351,6 +352,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);
   }
 
+  narrowStreamingKernels(m, kernels, *tm);
   dropConvergence(m); // 6
   for (llvm::Function &f : m) {
     if (f.isDeclaration())
