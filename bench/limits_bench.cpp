@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -80,6 +81,84 @@ kernel void barrier_loop(global uint *data, local uint *buf, int iters) {
 }
 )CLC";
 
+// The kernels FiberCL exists for: groups that wait for each other. OpenCL 1.2 atomics
+// and volatile spin reads (PoCL 3.1 builds no OpenCL 2.0 atomic_* call on a global
+// pointer); the status words hold a 2-bit flag and a 30-bit sum.
+const char *kBlockingSource = R"CLC(
+// Single-pass prefix sum with decoupled look-back (Merrill & Garland): tiles of 64, tile
+// ids handed out in order of arrival; a tile publishes its aggregate, then its
+// inclusive prefix once its predecessors' are known, spinning on their status words
+// (flag in the top bits: 1 aggregate, 2 inclusive prefix).
+kernel void scan_lookback(global const uint *in, global uint *out, volatile global uint *next,
+                          volatile global uint *status) {
+  local uint data[64];
+  local uint tile, exclusive;
+  uint lid = get_local_id(0);
+  if (lid == 0)
+    tile = atomic_inc(next);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint t = tile, i = t * 64 + lid;
+  data[lid] = in[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < 64; off <<= 1) {
+    uint v = lid >= off ? data[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    data[lid] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    uint aggregate = data[63], prefix = 0;
+    if (t == 0) {
+      atomic_xchg(&status[0], (2u << 30) | aggregate);
+    } else {
+      atomic_xchg(&status[t], (1u << 30) | aggregate);
+      for (uint j = t - 1;;) {
+        uint s = status[j];
+        uint flag = s >> 30;
+        if (flag == 0)
+          continue;
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        prefix += s & 0x3fffffffu;
+        if (flag == 2)
+          break;
+        --j;
+      }
+      atomic_xchg(&status[t], (2u << 30) | (prefix + aggregate));
+    }
+    exclusive = prefix;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = data[lid] + exclusive;
+}
+
+// A persistent kernel: the groups share a grid of labels and relax it in sweeps, each
+// cell taking the smallest of itself and its row neighbours (Jacobi: from `from` into
+// `to`), with an inter-group barrier (a counter) after every sweep.
+kernel void label_sweeps(global uint *a, global uint *b, uint n, uint sweeps,
+                         volatile global uint *arrived) {
+  uint groups = get_num_groups(0), g = get_group_id(0);
+  uint per = n / groups, lo = g * per, hi = lo + per;
+  for (uint s = 0; s < sweeps; ++s) {
+    global uint *from = s % 2 ? b : a, *to = s % 2 ? a : b;
+    for (uint i = lo + get_local_id(0); i < hi; i += get_local_size(0)) {
+      uint v = from[i];
+      if (i > 0)
+        v = min(v, from[i - 1]);
+      if (i + 1 < n)
+        v = min(v, from[i + 1]);
+      to[i] = v;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+      atomic_inc(arrived);
+      while (*arrived < (s + 1) * groups)
+        ;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+)CLC";
+
 [[noreturn]] void die(const std::string &why) {
   std::fprintf(stderr, "fibercl_limits_bench: %s\n", why.c_str());
   std::exit(1);
@@ -94,10 +173,11 @@ struct Target {
   std::string label;
   fibercl::cl_host::Session session;
   cl_program program = nullptr;
+  cl_program blocking = nullptr; // kBlockingSource
 
-  cl_kernel kernel(const char *name) {
+  cl_kernel kernel(const char *name, cl_program from = nullptr) {
     cl_int err;
-    cl_kernel k = clCreateKernel(program, name, &err);
+    cl_kernel k = clCreateKernel(from ? from : program, name, &err);
     check(err, std::string("clCreateKernel ") + name);
     return k;
   }
@@ -236,6 +316,222 @@ void streaming(unsigned threads) {
   }
 }
 
+// Independent FMA chains: the native loop on every thread against the fma_chains kernel
+// (65,536 work-items of 16 chains, `iterations` rounds).
+void compute(unsigned threads) {
+  const size_t n = 65536, local = 256;
+  const int iterations = 2000;
+  std::printf("\n### Compute: independent single-precision FMA chains (GFLOP/s, higher is "
+              "better)\n\n");
+  std::printf("| kernel | native, 1 thread | native, %u threads%s | FiberCL / native | "
+              "FiberCL / PoCL |\n|---|---|---|",
+              threads, header().c_str());
+  for (size_t i = 0; i < gTargets.size(); ++i)
+    std::printf("---|");
+  std::printf("---|---|\n");
+  std::vector<double> one, all;
+  for (int r = 0; r < gRuns; ++r) {
+    one.push_back(fibercl::bench::nativeFmaGflops(1, 20'000'000));
+    all.push_back(fibercl::bench::nativeFmaGflops(threads, 20'000'000));
+  }
+  std::vector<cl_kernel> kernels;
+  std::vector<cl_mem> outs;
+  for (auto &t : gTargets) {
+    cl_kernel k = t->kernel("fma_chains");
+    cl_mem out = t->buffer(n * 4, nullptr);
+    setArg(k, 0, out);
+    setArg(k, 1, iterations);
+    kernels.push_back(k);
+    outs.push_back(out);
+  }
+  std::vector<double> secs =
+      alternate([&](size_t i) { return gTargets[i]->launch(kernels[i], n, local); });
+  // Every work-item's 16 chains start near 1 and move toward 0.1: a sum in (1.6, 16.2).
+  std::vector<double> gf;
+  for (size_t i = 0; i < gTargets.size(); ++i) {
+    std::vector<float> out = gTargets[i]->read(outs[i], n);
+    for (size_t j = 0; j < n; j += 257)
+      if (!(out[j] > 1.6f && out[j] < 16.2f))
+        die(gTargets[i]->label + " fma_chains: wrong result at " + std::to_string(j));
+    gf.push_back(2.0 * 16 * iterations * double(n) / secs[i] * 1e-9);
+    clReleaseMemObject(outs[i]);
+    clReleaseKernel(kernels[i]);
+  }
+  double native = median(all);
+  std::printf("| fma_chains | %.0f | %.0f", median(one), native);
+  for (double g : gf)
+    std::printf(" | %.0f", g);
+  std::printf(" | %.0f%% | %s |\n", 100 * gf[0] / native,
+              gf.size() > 1 ? (std::to_string(gf[0] / gf[1]).substr(0, 4) + "x").c_str() : "-");
+  std::fflush(stdout);
+}
+
+// The barrier loop at every work-group size from 16 to 1024: ns per work-item per
+// barrier (lower is better).
+void barriers() {
+  const size_t n = 65536;
+  const int iters = 100;
+  std::printf("\n### Barrier loop: 65,536 work-items, 100 rounds of 2 barriers (ns per "
+              "work-item per barrier, lower is better)\n\n");
+  std::printf("| work-group size%s | PoCL / FiberCL |\n|---|", header().c_str());
+  for (size_t i = 0; i < gTargets.size(); ++i)
+    std::printf("---|");
+  std::printf("---|\n");
+  std::vector<float> init(n);
+  for (size_t i = 0; i < n; ++i)
+    init[i] = 0; // bit pattern 0: the kernel treats the data as uint
+  for (size_t local = 16; local <= 1024; local *= 2) {
+    std::vector<cl_kernel> kernels;
+    std::vector<cl_mem> data;
+    for (auto &t : gTargets) {
+      cl_kernel k = t->kernel("barrier_loop");
+      cl_mem d = t->buffer(n * 4, init.data());
+      setArg(k, 0, d);
+      check(clSetKernelArg(k, 1, local * 4, nullptr), "clSetKernelArg(local)");
+      setArg(k, 2, iters);
+      kernels.push_back(k);
+      data.push_back(d);
+    }
+    std::vector<double> secs =
+        alternate([&](size_t i) { return gTargets[i]->launch(kernels[i], n, local); });
+    // Both platforms ran the same number of launches on the same data: same result.
+    std::vector<float> first;
+    for (size_t i = 0; i < gTargets.size(); ++i) {
+      std::vector<float> out = gTargets[i]->read(data[i], n);
+      if (i == 0)
+        first = out;
+      else if (std::memcmp(out.data(), first.data(), n * 4) != 0)
+        die("barrier_loop: " + gTargets[i]->label + " and FiberCL differ at local size " +
+            std::to_string(local));
+      clReleaseMemObject(data[i]);
+      clReleaseKernel(kernels[i]);
+    }
+    std::printf("| %zu", local);
+    for (double sec : secs)
+      std::printf(" | %.3f", sec * 1e9 / (double(n) * iters * 2));
+    if (secs.size() > 1)
+      std::printf(" | %.2fx", secs[1] / secs[0]);
+    std::printf(" |\n");
+    std::fflush(stdout);
+  }
+}
+
+// Groups that wait for each other: the look-back scan (2^22 uints, 65,536 groups of 64)
+// and persistent label sweeps (2 groups of 256 over 2^20 cells, 64 sweeps, an
+// inter-group barrier after each). Milliseconds (lower is better). Run once with
+// FIBERCL_THREADS=1 and once without to see what the second worker gives.
+void blocking() {
+  std::printf("\n### Blocking kernels (ms, lower is better; FIBERCL_THREADS=%s)\n\n",
+              std::getenv("FIBERCL_THREADS") ? std::getenv("FIBERCL_THREADS") : "unset");
+  std::printf("| kernel%s | PoCL / FiberCL |\n|---|", header().c_str());
+  for (size_t i = 0; i < gTargets.size(); ++i)
+    std::printf("---|");
+  std::printf("---|\n");
+  const auto row = [](const char *name, const std::vector<double> &secs) {
+    std::printf("| %s", name);
+    for (double sec : secs)
+      std::printf(" | %.1f", sec * 1e3);
+    if (secs.size() > 1)
+      std::printf(" | %.2fx", secs[1] / secs[0]);
+    std::printf(" |\n");
+    std::fflush(stdout);
+  };
+  {
+    const size_t n = size_t(1) << (getenv("SCANLOG") ? atoi(getenv("SCANLOG")) : 22), local = 64, tiles = n / local;
+    std::vector<cl_uint> in(n), want(n);
+    cl_uint sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+      in[i] = cl_uint(i % 7);
+      want[i] = sum += in[i];
+    }
+    std::vector<cl_kernel> kernels;
+    std::vector<std::vector<cl_mem>> mems;
+    for (auto &t : gTargets) {
+      cl_kernel k = t->kernel("scan_lookback", t->blocking);
+      std::vector<cl_mem> m = {t->buffer(n * 4, in.data()), t->buffer(n * 4, nullptr),
+                               t->buffer(4, nullptr), t->buffer(tiles * 4, nullptr)};
+      for (cl_uint i = 0; i < m.size(); ++i)
+        setArg(k, i, m[i]);
+      kernels.push_back(k);
+      mems.push_back(m);
+    }
+    std::vector<double> secs = alternate([&](size_t i) {
+      Target &t = *gTargets[i];
+      const cl_uint zero = 0;
+      check(clEnqueueFillBuffer(t.session.queue(), mems[i][2], &zero, 4, 0, 4, 0, nullptr, nullptr),
+            "clEnqueueFillBuffer");
+      check(clEnqueueFillBuffer(t.session.queue(), mems[i][3], &zero, 4, 0, tiles * 4, 0, nullptr,
+                                nullptr),
+            "clEnqueueFillBuffer");
+      check(clFinish(t.session.queue()), "clFinish");
+      return t.launch(kernels[i], n, local);
+    });
+    for (size_t i = 0; i < gTargets.size(); ++i) {
+      std::vector<float> got = gTargets[i]->read(mems[i][1], n);
+      if (std::memcmp(got.data(), want.data(), n * 4) != 0)
+        die(gTargets[i]->label + " scan_lookback: wrong prefix sums");
+      for (cl_mem m : mems[i])
+        clReleaseMemObject(m);
+      clReleaseKernel(kernels[i]);
+    }
+    row("scan_lookback (2^22, groups of 64)", secs);
+  }
+  if (!getenv("SCANONLY")) {
+    const cl_uint n = 1u << 20, sweeps = 64;
+    const size_t local = 256, groups = 2;
+    std::vector<cl_uint> labels(n);
+    for (cl_uint i = 0; i < n; ++i)
+      labels[i] = (i * 2654435761u) >> 8; // scattered minima
+    // The host's sweeps.
+    std::vector<cl_uint> want = labels, next(n);
+    for (cl_uint s = 0; s < sweeps; ++s) {
+      for (cl_uint i = 0; i < n; ++i) {
+        cl_uint v = want[i];
+        if (i > 0)
+          v = std::min(v, want[i - 1]);
+        if (i + 1 < n)
+          v = std::min(v, want[i + 1]);
+        next[i] = v;
+      }
+      want.swap(next);
+    }
+    std::vector<cl_kernel> kernels;
+    std::vector<std::vector<cl_mem>> mems;
+    for (auto &t : gTargets) {
+      cl_kernel k = t->kernel("label_sweeps", t->blocking);
+      std::vector<cl_mem> m = {t->buffer(n * 4, labels.data()), t->buffer(n * 4, nullptr),
+                               t->buffer(4, nullptr)};
+      setArg(k, 0, m[0]);
+      setArg(k, 1, m[1]);
+      setArg(k, 2, n);
+      setArg(k, 3, sweeps);
+      setArg(k, 4, m[2]);
+      kernels.push_back(k);
+      mems.push_back(m);
+    }
+    std::vector<double> secs = alternate([&](size_t i) {
+      Target &t = *gTargets[i];
+      const cl_uint zero = 0;
+      check(clEnqueueWriteBuffer(t.session.queue(), mems[i][0], CL_TRUE, 0, n * 4, labels.data(), 0,
+                                 nullptr, nullptr),
+            "clEnqueueWriteBuffer");
+      check(clEnqueueFillBuffer(t.session.queue(), mems[i][2], &zero, 4, 0, 4, 0, nullptr, nullptr),
+            "clEnqueueFillBuffer");
+      check(clFinish(t.session.queue()), "clFinish");
+      return t.launch(kernels[i], groups * local, local);
+    });
+    for (size_t i = 0; i < gTargets.size(); ++i) {
+      std::vector<float> got = gTargets[i]->read(mems[i][0], n); // an even number of sweeps
+      if (std::memcmp(got.data(), want.data(), size_t(n) * 4) != 0)
+        die(gTargets[i]->label + " label_sweeps: wrong labels");
+      for (cl_mem m : mems[i])
+        clReleaseMemObject(m);
+      clReleaseKernel(kernels[i]);
+    }
+    row("label_sweeps (2 groups of 256, 2^20 cells, 64 sweeps)", secs);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -260,6 +556,10 @@ int main(int argc, char **argv) {
     if (built.err != CL_SUCCESS)
       die(std::string(w.label) + ": build failed:\n" + built.log);
     t->program = built.program;
+    auto blocking = fibercl::cl_host::tryBuild(t->session.context(), dev, {kBlockingSource});
+    if (blocking.err != CL_SUCCESS)
+      die(std::string(w.label) + ": build failed:\n" + blocking.log);
+    t->blocking = blocking.program;
     gTargets.push_back(std::move(t));
   }
   if (gTargets.empty() || gTargets[0]->label != "FiberCL")
@@ -272,5 +572,11 @@ int main(int argc, char **argv) {
   };
   if (wants("stream"))
     streaming(threads);
+  if (wants("compute"))
+    compute(threads);
+  if (wants("barrier"))
+    barriers();
+  if (wants("blocking"))
+    blocking();
   return 0;
 }

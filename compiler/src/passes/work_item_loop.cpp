@@ -113,7 +113,16 @@ std::vector<llvm::Value *> emitWorkItemLoop(
   llvm::BranchInst *xBack = b.CreateCondBr(b.CreateICmpULT(xNext, size[0]), xLoop, yLatch);
   // Named for MaskedWorkItemVectorizerPass (a distinct loop id refers to itself).
   llvm::MDNode *marker = llvm::MDNode::get(c, llvm::MDString::get(c, kWorkItemLoopMetadata));
-  llvm::MDNode *loopId = llvm::MDNode::getDistinct(c, {nullptr, marker});
+  // Vectorised, not interleaved: with AVX-512's 16 lanes an interleave of 4 leaves the
+  // main vector loop to groups of 64 work-items or more, and smaller groups -- and a
+  // reduction's tree steps, a stencil's halo rows -- to the 8-lane epilogue and scalar
+  // code (issue 30: reduction 2.2x, stencil 1.4x, the barrier loop in groups of 32
+  // 0.69x -> 1.04x PoCL; streaming and compute kernels unchanged).
+  llvm::Metadata *noInterleave[] = {
+      llvm::MDString::get(c, "llvm.loop.interleave.count"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1))};
+  llvm::MDNode *loopId =
+      llvm::MDNode::getDistinct(c, {nullptr, marker, llvm::MDNode::get(c, noInterleave)});
   loopId->replaceOperandWith(0, loopId);
   xBack->setMetadata(llvm::LLVMContext::MD_loop, loopId);
 

@@ -8,6 +8,7 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "ir_jit.hpp"
 #include "ir_test.hpp"
@@ -66,6 +67,10 @@ TEST(WorkItemLoop, NestIsThreeLoopsWithTheMarkedOneInnermost) {
       ++marked;
       EXPECT_EQ(l->getLoopDepth(), 3u);
       EXPECT_TRUE(l->getSubLoops().empty());
+      // Vectorised but not interleaved (work_item_loop.cpp says why).
+      std::optional<int> interleave =
+          llvm::getOptionalIntLoopAttribute(l, "llvm.loop.interleave.count");
+      EXPECT_EQ(interleave, std::optional<int>(1)) << print(*m);
     }
   }
   EXPECT_EQ(all, 3u) << print(*m);
