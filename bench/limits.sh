@@ -25,7 +25,7 @@ if [ ! -f "$POCL_ICD" ]; then
 fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$BUILD_DIR" -j"$JOBS" fibercl fibercl_limits_bench >/dev/null
+ninja -C "$BUILD_DIR" -j"$JOBS" libfibercl.so fibercl_limits_bench >/dev/null
 
 VENDORS=$(mktemp -d)
 trap 'rm -rf "$VENDORS"' EXIT

@@ -8,6 +8,9 @@
 //   compute        independent FMA chains: GFLOP/s
 //   barrier loop   100 rounds of 2 barriers, 65,536 work-items in groups of 16..1024:
 //                  ns per work-item per barrier (no native limit: a barrier is ours)
+//   blocking       groups that wait for each other: a decoupled look-back scan and
+//                  persistent label sweeps with an inter-group barrier: ms (run it with
+//                  FIBERCL_THREADS=1 and without to see what a second worker gives)
 //
 // Each figure is the median of `runs` runs (default 7), the platforms alternating run by
 // run; a run is one launch and clFinish (wall time) after an untimed warm-up. Results
@@ -437,7 +440,7 @@ void blocking() {
     std::fflush(stdout);
   };
   {
-    const size_t n = size_t(1) << (getenv("SCANLOG") ? atoi(getenv("SCANLOG")) : 22), local = 64, tiles = n / local;
+    const size_t n = size_t(1) << 22, local = 64, tiles = n / local;
     std::vector<cl_uint> in(n), want(n);
     cl_uint sum = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -476,7 +479,7 @@ void blocking() {
     }
     row("scan_lookback (2^22, groups of 64)", secs);
   }
-  if (!getenv("SCANONLY")) {
+  {
     const cl_uint n = 1u << 20, sweeps = 64;
     const size_t local = 256, groups = 2;
     std::vector<cl_uint> labels(n);
