@@ -33,6 +33,8 @@ uint64_t jitter() noexcept {
 }
 
 class FairPolicy final : public SchedulerPolicy {
+  static constexpr uint32_t kMaxRun = 16;
+
 public:
   const char *name() const noexcept override {
     return Scheduling::nameOf(Scheduling::Policy::Fair);
@@ -41,8 +43,18 @@ public:
   uint64_t countdown(bool spinning) noexcept override {
     return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
   }
-  bool switchAtYield(YieldGroup &, bool, bool canAdmit, size_t local) noexcept override {
-    return canAdmit || local > 1;
+  // A group that waits gives its worker away; one that makes progress keeps it for
+  // kMaxRun decisions in a row, so a group that never waits is not suspended at every
+  // decision to admit another (issue 30: 2 switches per group of a launch that never
+  // waits, 50x a plain launch's cost per group).
+  bool switchAtYield(YieldGroup &y, bool progressed, bool canAdmit,
+                     size_t local) noexcept override {
+    if (!canAdmit && local <= 1)
+      return false; // nobody else to run here
+    if (progressed && ++y.runLength < kMaxRun)
+      return false;
+    y.runLength = 0;
+    return true;
   }
   YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
     // Round-robin: the occupant after `last`.
