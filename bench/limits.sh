@@ -15,22 +15,13 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
 JOBS=${JOBS:-2}
 RUNS=${1:-7}
 SECTIONS=${2:-"stream compute barrier blocking"}
-POCL_ICD=/etc/OpenCL/vendors/pocl.icd
-
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
-if [ ! -f "$POCL_ICD" ]; then
-  echo "PoCL ICD not found; installing pocl-opencl-icd" >&2
-  $SUDO apt-get install -y pocl-opencl-icd
-fi
+source "$ROOT/bench/side_by_side.sh"
+ensure_pocl
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C "$BUILD_DIR" -j"$JOBS" libfibercl.so fibercl_limits_bench >/dev/null
 
-VENDORS=$(mktemp -d)
-trap 'rm -rf "$VENDORS"' EXIT
-cp "$BUILD_DIR/fibercl.icd" "$VENDORS/fibercl.icd"
-cp "$POCL_ICD" "$VENDORS/pocl.icd"
+make_vendors "$BUILD_DIR"
 
 BENCH="$BUILD_DIR/bench/fibercl_limits_bench"
 echo "Host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) threads"

@@ -232,6 +232,41 @@ std::vector<double> alternate(const std::function<double(size_t)> &once) {
   return medians;
 }
 
+// One kernel and its buffers on every platform, in gTargets' order; released when the
+// section is done with them.
+struct OnEveryTarget {
+  std::vector<cl_kernel> kernels;
+  std::vector<std::vector<cl_mem>> mems;
+
+  OnEveryTarget() = default;
+  OnEveryTarget(const OnEveryTarget &) = delete;
+  OnEveryTarget &operator=(const OnEveryTarget &) = delete;
+  ~OnEveryTarget() {
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      for (cl_mem m : mems[i])
+        clReleaseMemObject(m);
+      clReleaseKernel(kernels[i]);
+    }
+  }
+  void add(cl_kernel k, std::vector<cl_mem> buffers) {
+    kernels.push_back(k);
+    mems.push_back(std::move(buffers));
+  }
+  // The median seconds of one launch per target (alternate()); `reset`, if given, runs
+  // untimed before each launch (a kernel whose buffers must start from the same state).
+  std::vector<double>
+  time(size_t global, size_t local,
+       const std::function<void(Target &, const std::vector<cl_mem> &)> &reset = {}) {
+    return alternate([&](size_t i) {
+      if (reset) {
+        reset(*gTargets[i], mems[i]);
+        check(clFinish(gTargets[i]->session.queue()), "clFinish");
+      }
+      return gTargets[i]->launch(kernels[i], global, local);
+    });
+  }
+};
+
 std::string header() {
   std::string h;
   for (auto &t : gTargets)
@@ -275,8 +310,7 @@ void streaming(unsigned threads) {
     double gbNative1 = cs.bytes * n / median(one) * 1e-9;
     double gbNative = cs.bytes * n / median(all) * 1e-9;
 
-    std::vector<cl_kernel> kernels;
-    std::vector<std::vector<cl_mem>> mems;
+    OnEveryTarget on;
     for (auto &t : gTargets) {
       cl_kernel k = t->kernel(cs.name);
       std::vector<cl_mem> m = {t->buffer(n * 4, a.data()), t->buffer(n * 4, b.data())};
@@ -284,14 +318,12 @@ void streaming(unsigned threads) {
         m.push_back(t->buffer(n * 4, nullptr));
       for (cl_uint i = 0; i < m.size(); ++i)
         setArg(k, i, m[i]);
-      kernels.push_back(k);
-      mems.push_back(m);
+      on.add(k, m);
     }
-    std::vector<double> secs =
-        alternate([&](size_t i) { return gTargets[i]->launch(kernels[i], n, local); });
+    std::vector<double> secs = on.time(n, local);
     // Check one element in 4099 against the host (saxpy accumulated gRuns + 1 times).
     for (size_t i = 0; i < gTargets.size(); ++i) {
-      std::vector<float> out = gTargets[i]->read(mems[i].back(), n);
+      std::vector<float> out = gTargets[i]->read(on.mems[i].back(), n);
       for (size_t j = 0; j < n; j += 4099) {
         float want = cs.kind == Stream::Copy    ? a[j]
                      : cs.kind == Stream::Scale ? 3.0f * a[j]
@@ -303,9 +335,6 @@ void streaming(unsigned threads) {
         if (std::fabs(out[j] - want) > 1e-5f * std::fabs(want) + 1e-6f)
           die(gTargets[i]->label + " " + cs.name + ": wrong result at " + std::to_string(j));
       }
-      for (cl_mem m : mems[i])
-        clReleaseMemObject(m);
-      clReleaseKernel(kernels[i]);
     }
     std::printf("| %s | %.1f | %.1f", cs.name, gbNative1, gbNative);
     std::vector<double> gb;
@@ -337,28 +366,23 @@ void compute(unsigned threads) {
     one.push_back(fibercl::bench::nativeFmaGflops(1, 20'000'000));
     all.push_back(fibercl::bench::nativeFmaGflops(threads, 20'000'000));
   }
-  std::vector<cl_kernel> kernels;
-  std::vector<cl_mem> outs;
+  OnEveryTarget on;
   for (auto &t : gTargets) {
     cl_kernel k = t->kernel("fma_chains");
     cl_mem out = t->buffer(n * 4, nullptr);
     setArg(k, 0, out);
     setArg(k, 1, iterations);
-    kernels.push_back(k);
-    outs.push_back(out);
+    on.add(k, {out});
   }
-  std::vector<double> secs =
-      alternate([&](size_t i) { return gTargets[i]->launch(kernels[i], n, local); });
+  std::vector<double> secs = on.time(n, local);
   // Every work-item's 16 chains start near 1 and move toward 0.1: a sum in (1.6, 16.2).
   std::vector<double> gf;
   for (size_t i = 0; i < gTargets.size(); ++i) {
-    std::vector<float> out = gTargets[i]->read(outs[i], n);
+    std::vector<float> out = gTargets[i]->read(on.mems[i][0], n);
     for (size_t j = 0; j < n; j += 257)
       if (!(out[j] > 1.6f && out[j] < 16.2f))
         die(gTargets[i]->label + " fma_chains: wrong result at " + std::to_string(j));
     gf.push_back(2.0 * 16 * iterations * double(n) / secs[i] * 1e-9);
-    clReleaseMemObject(outs[i]);
-    clReleaseKernel(kernels[i]);
   }
   double native = median(all);
   std::printf("| fma_chains | %.0f | %.0f", median(one), native);
@@ -384,30 +408,25 @@ void barriers() {
   for (size_t i = 0; i < n; ++i)
     init[i] = 0; // bit pattern 0: the kernel treats the data as uint
   for (size_t local = 16; local <= 1024; local *= 2) {
-    std::vector<cl_kernel> kernels;
-    std::vector<cl_mem> data;
+    OnEveryTarget on;
     for (auto &t : gTargets) {
       cl_kernel k = t->kernel("barrier_loop");
       cl_mem d = t->buffer(n * 4, init.data());
       setArg(k, 0, d);
       check(clSetKernelArg(k, 1, local * 4, nullptr), "clSetKernelArg(local)");
       setArg(k, 2, iters);
-      kernels.push_back(k);
-      data.push_back(d);
+      on.add(k, {d});
     }
-    std::vector<double> secs =
-        alternate([&](size_t i) { return gTargets[i]->launch(kernels[i], n, local); });
+    std::vector<double> secs = on.time(n, local);
     // Both platforms ran the same number of launches on the same data: same result.
     std::vector<float> first;
     for (size_t i = 0; i < gTargets.size(); ++i) {
-      std::vector<float> out = gTargets[i]->read(data[i], n);
+      std::vector<float> out = gTargets[i]->read(on.mems[i][0], n);
       if (i == 0)
         first = out;
       else if (std::memcmp(out.data(), first.data(), n * 4) != 0)
         die("barrier_loop: " + gTargets[i]->label + " and FiberCL differ at local size " +
             std::to_string(local));
-      clReleaseMemObject(data[i]);
-      clReleaseKernel(kernels[i]);
     }
     std::printf("| %zu", local);
     for (double sec : secs)
@@ -447,35 +466,28 @@ void blocking() {
       in[i] = cl_uint(i % 7);
       want[i] = sum += in[i];
     }
-    std::vector<cl_kernel> kernels;
-    std::vector<std::vector<cl_mem>> mems;
+    OnEveryTarget on;
     for (auto &t : gTargets) {
       cl_kernel k = t->kernel("scan_lookback", t->blocking);
       std::vector<cl_mem> m = {t->buffer(n * 4, in.data()), t->buffer(n * 4, nullptr),
                                t->buffer(4, nullptr), t->buffer(tiles * 4, nullptr)};
       for (cl_uint i = 0; i < m.size(); ++i)
         setArg(k, i, m[i]);
-      kernels.push_back(k);
-      mems.push_back(m);
+      on.add(k, m);
     }
-    std::vector<double> secs = alternate([&](size_t i) {
-      Target &t = *gTargets[i];
+    // The tile counter and the status words start at 0 for every launch.
+    std::vector<double> secs = on.time(n, local, [&](Target &t, const std::vector<cl_mem> &m) {
       const cl_uint zero = 0;
-      check(clEnqueueFillBuffer(t.session.queue(), mems[i][2], &zero, 4, 0, 4, 0, nullptr, nullptr),
+      check(clEnqueueFillBuffer(t.session.queue(), m[2], &zero, 4, 0, 4, 0, nullptr, nullptr),
             "clEnqueueFillBuffer");
-      check(clEnqueueFillBuffer(t.session.queue(), mems[i][3], &zero, 4, 0, tiles * 4, 0, nullptr,
-                                nullptr),
-            "clEnqueueFillBuffer");
-      check(clFinish(t.session.queue()), "clFinish");
-      return t.launch(kernels[i], n, local);
+      check(
+          clEnqueueFillBuffer(t.session.queue(), m[3], &zero, 4, 0, tiles * 4, 0, nullptr, nullptr),
+          "clEnqueueFillBuffer");
     });
     for (size_t i = 0; i < gTargets.size(); ++i) {
-      std::vector<float> got = gTargets[i]->read(mems[i][1], n);
+      std::vector<float> got = gTargets[i]->read(on.mems[i][1], n);
       if (std::memcmp(got.data(), want.data(), n * 4) != 0)
         die(gTargets[i]->label + " scan_lookback: wrong prefix sums");
-      for (cl_mem m : mems[i])
-        clReleaseMemObject(m);
-      clReleaseKernel(kernels[i]);
     }
     row("scan_lookback (2^22, groups of 64)", secs);
   }
@@ -498,8 +510,7 @@ void blocking() {
       }
       want.swap(next);
     }
-    std::vector<cl_kernel> kernels;
-    std::vector<std::vector<cl_mem>> mems;
+    OnEveryTarget on;
     for (auto &t : gTargets) {
       cl_kernel k = t->kernel("label_sweeps", t->blocking);
       std::vector<cl_mem> m = {t->buffer(n * 4, labels.data()), t->buffer(n * 4, nullptr),
@@ -509,27 +520,22 @@ void blocking() {
       setArg(k, 2, n);
       setArg(k, 3, sweeps);
       setArg(k, 4, m[2]);
-      kernels.push_back(k);
-      mems.push_back(m);
+      on.add(k, m);
     }
-    std::vector<double> secs = alternate([&](size_t i) {
-      Target &t = *gTargets[i];
-      const cl_uint zero = 0;
-      check(clEnqueueWriteBuffer(t.session.queue(), mems[i][0], CL_TRUE, 0, n * 4, labels.data(), 0,
-                                 nullptr, nullptr),
-            "clEnqueueWriteBuffer");
-      check(clEnqueueFillBuffer(t.session.queue(), mems[i][2], &zero, 4, 0, 4, 0, nullptr, nullptr),
-            "clEnqueueFillBuffer");
-      check(clFinish(t.session.queue()), "clFinish");
-      return t.launch(kernels[i], groups * local, local);
-    });
+    // The labels and the barrier's counter start afresh for every launch.
+    std::vector<double> secs =
+        on.time(groups * local, local, [&](Target &t, const std::vector<cl_mem> &m) {
+          const cl_uint zero = 0;
+          check(clEnqueueWriteBuffer(t.session.queue(), m[0], CL_TRUE, 0, n * 4, labels.data(), 0,
+                                     nullptr, nullptr),
+                "clEnqueueWriteBuffer");
+          check(clEnqueueFillBuffer(t.session.queue(), m[2], &zero, 4, 0, 4, 0, nullptr, nullptr),
+                "clEnqueueFillBuffer");
+        });
     for (size_t i = 0; i < gTargets.size(); ++i) {
-      std::vector<float> got = gTargets[i]->read(mems[i][0], n); // an even number of sweeps
+      std::vector<float> got = gTargets[i]->read(on.mems[i][0], n); // an even number of sweeps
       if (std::memcmp(got.data(), want.data(), size_t(n) * 4) != 0)
         die(gTargets[i]->label + " label_sweeps: wrong labels");
-      for (cl_mem m : mems[i])
-        clReleaseMemObject(m);
-      clReleaseKernel(kernels[i]);
     }
     row("label_sweeps (2 groups of 256, 2^20 cells, 64 sweeps)", secs);
   }

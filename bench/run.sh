@@ -16,26 +16,19 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
 JOBS=${JOBS:-2}
 OUT_DIR=${OUT_DIR:-$BUILD_DIR/bench-results}
 LIBRARY_RUNS=${LIBRARY_RUNS:-7}
-POCL_ICD=/etc/OpenCL/vendors/pocl.icd
-
+source "$ROOT/bench/side_by_side.sh"
+ensure_pocl
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
-if [ ! -f "$POCL_ICD" ]; then
-  echo "PoCL ICD not found; installing pocl-opencl-icd" >&2
-  $SUDO apt-get install -y pocl-opencl-icd
-fi
 if ! dpkg -s libclblast-dev libclfft-dev >/dev/null 2>&1; then
   echo "CLBlast or clFFT not installed; installing libclblast-dev libclfft-dev" >&2
   $SUDO apt-get install -y libclblast-dev libclfft-dev
 fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
-ninja -C "$BUILD_DIR" -j"$JOBS" fibercl fibercl_bench fibercl_library_bench
+ninja -C "$BUILD_DIR" -j"$JOBS" libfibercl.so fibercl_bench fibercl_library_bench
 
-VENDORS=$(mktemp -d)
-trap 'rm -rf "$VENDORS"' EXIT
-cp "$BUILD_DIR/fibercl.icd" "$VENDORS/fibercl.icd"
-cp "$POCL_ICD" "$VENDORS/pocl.icd"
+make_vendors "$BUILD_DIR"
 
 mkdir -p "$OUT_DIR"
 OCL_ICD_VENDORS="$VENDORS" "$BUILD_DIR/bench/fibercl_bench" \
