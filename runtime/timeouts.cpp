@@ -16,11 +16,15 @@ double secondsFromEnvironment(const char *var, bool positive, double fallback, c
   double d = std::strtod(v, &end);
   if (end != v && !*end && (positive ? d > 0 : d >= 0) && d < 1e9)
     return d;
-  std::fprintf(stderr, "FiberCL: ignoring %s=%s (expected %s)\n", var, v, expect);
+  warnIgnoredVariable(var, v, expect);
   return fallback;
 }
 
 } // namespace
+
+void warnIgnoredVariable(const char *var, const char *value, const char *expect) {
+  std::fprintf(stderr, "FiberCL: ignoring %s=%s (expected %s)\n", var, value, expect);
+}
 
 double deadlockTimeoutFromEnvironment() {
   return secondsFromEnvironment("FIBERCL_DEADLOCK_TIMEOUT", true, kDefaultDeadlockTimeoutSeconds,

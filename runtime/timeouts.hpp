@@ -13,6 +13,10 @@ inline constexpr double kDefaultDeadlockTimeoutSeconds = 10;
 // never ends fails its command instead of hanging the application forever.
 inline constexpr double kDefaultKernelTimeoutSeconds = 600;
 
+// The one-line warning for a FIBERCL_* variable whose value is ignored:
+// "FiberCL: ignoring VAR=value (expected ...)" on stderr.
+void warnIgnoredVariable(const char *var, const char *value, const char *expect);
+
 // FIBERCL_DEADLOCK_TIMEOUT (> 0 seconds), or the default; an invalid value warns once
 // per call on stderr.
 double deadlockTimeoutFromEnvironment();

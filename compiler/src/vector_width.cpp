@@ -35,7 +35,7 @@ bool hasCycle(const llvm::BasicBlock &bb, llvm::SmallPtrSetImpl<const llvm::Basi
 
 bool isGlobal(const llvm::Value *pointer) {
   unsigned as = pointer->getType()->getPointerAddressSpace();
-  return as == kGlobalAddressSpace || as == kConstantAddressSpace || as == 4 /* generic */;
+  return as == kGlobalAddressSpace || as == kConstantAddressSpace || as == kGenericAddressSpace;
 }
 
 } // namespace

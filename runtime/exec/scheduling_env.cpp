@@ -1,7 +1,6 @@
 // Scheduling::fromEnvironment: the launch defaults from FIBERCL_* variables. An
 // invalid value gives a one-line warning on stderr and the default.
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -10,10 +9,6 @@
 
 namespace fibercl::exec {
 namespace {
-
-void warn(const char *var, const char *value, const char *expect) {
-  std::fprintf(stderr, "FiberCL: ignoring %s=%s (expected %s)\n", var, value, expect);
-}
 
 bool parseU64(const char *s, uint64_t &out) {
   if (!*s || *s == '-')
@@ -32,7 +27,7 @@ bool parseU64(const char *s, uint64_t &out) {
 template <typename E, size_t N>
 void parseName(const char *var, const char *v, const NamedValue<E> (&table)[N], E &out) {
   if (!valueIn(table, v, out))
-    warn(var, v, namesIn(table).c_str());
+    warnIgnoredVariable(var, v, namesIn(table).c_str());
 }
 
 } // namespace
@@ -44,7 +39,7 @@ Scheduling Scheduling::fromEnvironment() {
     if (parseU64(v, n) && n <= 0xffffffffu)
       s.occupancy = uint32_t(n);
     else
-      warn("FIBERCL_OCCUPANCY", v, "a number of work-groups, 0 = unbounded");
+      warnIgnoredVariable("FIBERCL_OCCUPANCY", v, "a number of work-groups, 0 = unbounded");
   }
   if (const char *v = std::getenv("FIBERCL_SCHEDULE"))
     parseName("FIBERCL_SCHEDULE", v, kSchedulePolicies, s.policy);
@@ -54,7 +49,7 @@ Scheduling Scheduling::fromEnvironment() {
       s.seed = n;
       s.deterministic = true;
     } else {
-      warn("FIBERCL_SEED", v, "a non-negative integer");
+      warnIgnoredVariable("FIBERCL_SEED", v, "a non-negative integer");
     }
   }
   if (const char *v = std::getenv("FIBERCL_ADMISSION"))

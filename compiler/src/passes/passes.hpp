@@ -33,6 +33,7 @@ inline constexpr unsigned kPrivateAddressSpace = 0;
 inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kConstantAddressSpace = 2;
 inline constexpr unsigned kLocalAddressSpace = 3;
+inline constexpr unsigned kGenericAddressSpace = 4;
 
 // Named metadata of an executable's IR: bytes of its global-address-space variables.
 inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_variable_bytes";
