@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,8 +50,11 @@ struct RegionPlan {
 std::optional<RegionPlan> planBarrierRegions(llvm::Function &body, std::string &why);
 
 // Fills `wg` (the work-group function) with the loop over regions of `plan`.
+// `decisions`: the yield site of the group's decision after each barrier that has one
+// (barrier_decisions.hpp), by barrier site.
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
-                       const RegionPlan &plan, llvm::DILocation *loc);
+                       const RegionPlan &plan, const std::map<uint32_t, uint32_t> &decisions,
+                       llvm::DILocation *loc);
 
 // Why barriers of this body must run on fibers before trying regions ("" if none):
 // FIBERCL_BARRIERS=fibers, or a cooperative kernel (its fork points resume inside

@@ -7,12 +7,15 @@
 //     loop: for each work-item (z, y, x): site[item] = K.fibercl.region.<region>(...)
 //           next = the site every work-item returned (FIBERCL_HOST_ROUND_END checks
 //                  them; a region with one possible exit needs no check)
-//           if next == 0: done; count a barrier round; region = next
+//           if next == 0: done; count a barrier round; region = next; the group's
+//           scheduling decision at that barrier, if it yields (barrier_decisions.hpp)
 //     FIBERCL_HOST_REGIONS_END(ctx)
 //   }
 // Each region's loop is a plain work-item loop with the region inlined: the
 // vectoriser sees it as it sees a barrier-free kernel.
 #include "barrier_regions.hpp"
+
+#include "barrier_decisions.hpp"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -28,7 +31,8 @@
 namespace fibercl::compiler {
 
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
-                       const RegionPlan &plan, llvm::DILocation *loc) {
+                       const RegionPlan &plan, const std::map<uint32_t, uint32_t> &decisions,
+                       llvm::DILocation *loc) {
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *ptr = llvm::PointerType::get(c, 0);
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
@@ -122,6 +126,16 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   b.SetInsertPoint(finished);
   b.CreateCall(end, {ctx});
   b.CreateRetVoid();
+
+  // The group's decision at each barrier: once, before the region after it runs.
+  if (decisions.empty())
+    return;
+  llvm::Value *state = loadYieldState(wg.getEntryBlock().getTerminator(), ctx);
+  for (size_t k = 1; k < plan.regions.size(); ++k) {
+    auto decision = decisions.find(plan.regions[k].id);
+    if (decision != decisions.end())
+      emitYieldPoint(&*starts[k]->getFirstInsertionPt(), ctx, state, decision->second, loc);
+  }
 }
 
 } // namespace fibercl::compiler

@@ -20,6 +20,7 @@
 
 #include <optional>
 
+#include "barrier_decisions.hpp"
 #include "barrier_regions.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
@@ -84,9 +85,13 @@ void buildBarrierEntry(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   if (why.empty())
     plan = planBarrierRegions(body, why);
   if (plan) {
-    buildRegionDriver(m, wg, body, *plan, loc);
+    for (RegionPlan::Region &region : plan->regions)
+      dropBarrierDecisions(*region.step);
+    buildRegionDriver(m, wg, body, *plan, barrierDecisionSites(body), loc);
+    dropBarrierDecisions(body);
     body.addFnAttr(kRegionsAttr, std::to_string(plan->regions.size()));
   } else {
+    lowerBarrierDecisions(body);
     buildItemRunner(m, wg, body, kernelName, loc);
   }
   if (!debugChannel("barriers"))

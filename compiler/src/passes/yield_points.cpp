@@ -10,6 +10,7 @@
 // every atomic (which cost 40% of a loop of atomic_inc on Zen 3). Which loops may spin
 // and which memory is shared: spin_loops.hpp.
 #include "await_checks.hpp"
+#include "barrier_decisions.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "host_functions.hpp"
 #include "passes.hpp"
@@ -101,29 +102,22 @@ llvm::Value *changedByRMW(llvm::IRBuilder<> &b, llvm::AtomicRMWInst *rmw) {
 class Inserter {
 public:
   Inserter(llvm::Function &body, SiteTable &sites) : body_(body), sites_(sites) {
-    hostYield_ = declareHostFunction(*body.getParent(), HostFunction::YIELD);
     unsigned n = body.arg_size() - 4;
     ctx_ = body.getArg(n);
-    llvm::IRBuilder<> b(&*body.getEntryBlock().getFirstInsertionPt());
-    llvm::Value *field =
-        b.CreateConstGEP1_64(b.getInt8Ty(), ctx_, offsetof(fcl_group_ctx, yield_state));
-    state_ = b.CreateIntToPtr(b.CreateLoad(b.getInt64Ty(), field, "yield_state"), b.getPtrTy());
+    state_ = loadYieldState(&*body.getEntryBlock().getFirstInsertionPt(), ctx_);
   }
 
-  // A yield point just before `before`; `waiting`: inside a loop that may spin.
+  // A yield point just before `before`; `waiting`: inside a loop that may spin. After
+  // a barrier, the marker of the group's decision there (barrier_decisions.hpp).
   void poll(llvm::Instruction *before, const llvm::Instruction *at, SiteInfo::Kind kind,
             bool waiting) {
     uint32_t site = sites_.add(body_, at, kind, waiting);
     if (waiting)
       site |= FIBERCL_SITE_WAITING;
-    llvm::IRBuilder<> b(ifScheduled(state_, before).then);
-    b.SetCurrentDebugLocation(at->getDebugLoc());
-    llvm::Value *left = b.CreateSub(b.CreateLoad(b.getInt64Ty(), state_), b.getInt64(1));
-    b.CreateStore(left, state_);
-    llvm::Value *expired = b.CreateICmpSLE(left, b.getInt64(0));
-    llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(expired, &*b.GetInsertPoint(), false);
-    b.SetInsertPoint(then);
-    b.CreateCall(hostYield_, {ctx_, b.getInt32(site)});
+    if (kind == SiteInfo::Kind::Barrier)
+      markBarrierDecision(llvm::cast<llvm::CallInst>(at), before, ctx_, site);
+    else
+      emitYieldPoint(before, ctx_, state_, site, at->getDebugLoc());
   }
 
   llvm::Value *state() const { return state_; }
@@ -175,7 +169,6 @@ public:
 private:
   llvm::Function &body_;
   SiteTable &sites_;
-  llvm::FunctionCallee hostYield_;
   llvm::Value *ctx_;
   llvm::Value *state_;
 };
@@ -283,6 +276,11 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
     for (const Point &p : after) {
       // Progress is counted before the yield point, where the scheduler looks at it.
       llvm::Instruction *next = p.at->getNextNode();
+      // A barrier's decision goes after its own fence, which must stay next to it
+      // (the region splitter removes the two together).
+      if (p.kind == SiteInfo::Kind::Barrier && llvm::isa<llvm::FenceInst>(next) &&
+          isBarrierFence(*next))
+        next = next->getNextNode();
       if (llvm::isa<llvm::StoreInst>(p.at))
         inserter.progressOfWrite(p.at, next);
       else

@@ -108,7 +108,7 @@ protected:
       auto *wg = llvm::Function::Create(
           llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr}, false),
           llvm::GlobalValue::ExternalLinkage, workGroupName(kernel), *m);
-      buildRegionDriver(*m, *wg, body, *p, nullptr);
+      buildRegionDriver(*m, *wg, body, *p, {}, nullptr);
       plans[kernel] = *p;
     }
     ASSERT_EQ(verify(*m), "");

@@ -79,7 +79,34 @@ attributes #1 = { "fibercl-kernel"="coop" "fibercl-barriers" "fibercl-cooperativ
 attributes #2 = { "fibercl-kernel"="serial" "fibercl-serial-items" }
 )";
 
+// A body with a barrier after which its group takes a scheduling decision (the marker
+// YieldPointsPass puts there: yield site 7, barrier site 1).
+const char *kDecisionIR = R"(
+declare void @__fibercl_host_barrier(ptr, i32, i32)
+declare void @__fibercl_barrier_decision(ptr, i32, i32)
+
+define dso_local void @bar.fibercl.body(ptr addrspace(3) %tile, ptr %ctx, i32 %x, i32 %y, i32 %z) #0 {
+  %p = getelementptr inbounds i32, ptr addrspace(3) %tile, i32 %x
+  store i32 %x, ptr addrspace(3) %p, align 4
+  call void @__fibercl_host_barrier(ptr %ctx, i32 1, i32 1)
+  call void @__fibercl_barrier_decision(ptr %ctx, i32 7, i32 1)
+  %v = load i32, ptr addrspace(3) %tile, align 4
+  store i32 %v, ptr addrspace(3) %p, align 4
+  ret void
+}
+
+attributes #0 = { "fibercl-kernel"="bar" "fibercl-barriers" }
+)";
+
 using WorkGroupFn = void (*)(void **args, fcl_group_ctx *ctx);
+
+// The `site` arguments of f's calls of FIBERCL_HOST_YIELD.
+std::vector<uint64_t> yieldSites(llvm::Function &f) {
+  std::vector<uint64_t> sites;
+  for (llvm::CallBase *call : callsTo(f, FIBERCL_HOST_YIELD))
+    sites.push_back(llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue());
+  return sites;
+}
 
 class WorkGroupFunction : public ::testing::Test {
 protected:
@@ -172,6 +199,35 @@ TEST_F(WorkGroupFunction, FibersOnRequest) {
   EXPECT_EQ(callsTo(bar, FIBERCL_HOST_RUN_ITEMS).size(), 1u) << print(*m);
   EXPECT_TRUE(callsTo(bar, FIBERCL_HOST_REGIONS_BEGIN).empty());
   EXPECT_FALSE(findBody(*m, "bar")->hasFnAttribute(kRegionsAttr));
+}
+
+// Barriers as regions: the group decides once per barrier round, in the driver outside
+// the work-item loops; the regions themselves have no yield point (issue 30).
+TEST_F(WorkGroupFunction, RegionsDecideOncePerBarrierRound) {
+  std::unique_ptr<llvm::Module> m = build(kDecisionIR);
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->getFunction("__fibercl_barrier_decision")->use_empty()) << print(*m);
+  llvm::Function &wg = *m->getFunction(workGroupName("bar"));
+  EXPECT_EQ(yieldSites(wg), std::vector<uint64_t>{7}) << print(*m);
+  llvm::DominatorTree dt(wg);
+  llvm::LoopInfo loops(dt);
+  for (llvm::CallBase *call : callsTo(wg, FIBERCL_HOST_YIELD))
+    for (llvm::Loop *l = loops.getLoopFor(call->getParent()); l; l = l->getParentLoop())
+      EXPECT_FALSE(llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata))
+          << "a decision inside a work-item loop: " << print(*m);
+  for (const char *region : {"bar.fibercl.region.0", "bar.fibercl.region.1"})
+    if (llvm::Function *f = m->getFunction(region))
+      EXPECT_TRUE(yieldSites(*f).empty()) << region;
+}
+
+// On fibers every work-item decides right after its barrier, as before.
+TEST_F(WorkGroupFunction, FibersDecideAfterEachWorkItemsBarrier) {
+  setenv("FIBERCL_BARRIERS", "fibers", 1);
+  std::unique_ptr<llvm::Module> m = build(kDecisionIR);
+  unsetenv("FIBERCL_BARRIERS");
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->getFunction("__fibercl_barrier_decision")->use_empty()) << print(*m);
+  EXPECT_EQ(yieldSites(*findBody(*m, "bar")), std::vector<uint64_t>{7}) << print(*m);
 }
 
 } // namespace

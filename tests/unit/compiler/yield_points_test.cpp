@@ -109,12 +109,30 @@ done:
   ret void
 }
 
+; if (x == 0) atomic_inc(counter); barrier(CLK_GLOBAL_MEM_FENCE);
+define void @barrier.fibercl.body(ptr addrspace(1) %counter, ptr %ctx, i32 %x, i32 %y, i32 %z) #6 {
+entry:
+  %first = icmp eq i32 %x, 0
+  br i1 %first, label %inc, label %sync
+inc:
+  %old = atomicrmw add ptr addrspace(1) %counter, i32 1 seq_cst, align 4
+  br label %sync
+sync:
+  fence syncscope("workgroup") release
+  call void @__fibercl_host_barrier(ptr %ctx, i32 3, i32 2)
+  fence syncscope("workgroup") acquire
+  ret void
+}
+
+declare void @__fibercl_host_barrier(ptr, i32, i32)
+
 attributes #0 = { "fibercl-kernel"="spin" }
 attributes #1 = { "fibercl-kernel"="bounded" }
 attributes #2 = { "fibercl-kernel"="pipe" }
 attributes #3 = { "fibercl-kernel"="private" }
 attributes #4 = { "fibercl-kernel"="tries" }
 attributes #5 = { "fibercl-kernel"="counted" }
+attributes #6 = { "fibercl-kernel"="barrier" }
 )";
 
 class YieldPoints : public ::testing::Test {
@@ -210,6 +228,25 @@ TEST_F(YieldPoints, StateIsWhatTheLoopsBranchesDependOn) {
   // that counts its tries still waits. A count a branch of the loop tests is state.
   EXPECT_FALSE(hashed("tries", "i.next")) << print(*m);
   EXPECT_TRUE(hashed("counted", "n.next")) << print(*m);
+}
+
+// A barrier's decision is a marker after the barrier and its own fence (lowered by
+// WorkGroupFunctionPass: barrier_decisions.hpp), not a yield point of its own.
+TEST_F(YieldPoints, BarrierGetsADecisionMarkerAfterItsFence) {
+  std::vector<llvm::CallInst *> markers;
+  for (llvm::BasicBlock &bb : body("barrier"))
+    for (llvm::Instruction &i : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (call->getCalledFunction() &&
+            call->getCalledFunction()->getName() == "__fibercl_barrier_decision")
+          markers.push_back(call);
+  ASSERT_EQ(markers.size(), 1u) << print(*m);
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(markers[0]->getArgOperand(2))->getZExtValue(), 3u);
+  const llvm::Instruction *fence = markers[0]->getPrevNonDebugInstruction();
+  ASSERT_TRUE(fence && llvm::isa<llvm::FenceInst>(fence)) << print(*m);
+  EXPECT_TRUE(isHostBarrier(fence->getPrevNonDebugInstruction())) << print(*m);
+  // The atomic keeps its own yield point.
+  EXPECT_EQ(yieldSites("barrier").size(), 1u) << print(*m);
 }
 
 } // namespace
