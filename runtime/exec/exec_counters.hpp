@@ -12,15 +12,18 @@ struct ExecCounters {
   std::atomic<uint64_t> stacksCreated{0}; // work-item and group fiber stacks ever mapped
   std::atomic<uint64_t> fiberGroups{0};   // work-groups whose work-items took fibers
   std::atomic<uint64_t> groupSwitches{0}; // decisions that suspended a group for another
+  std::atomic<uint64_t> groupsMoved{0};   // suspended groups adopted by another worker
 };
 
 // One worker's share of a yielding launch.
 struct LaunchTally {
   uint64_t decisions = 0; // taken at yield points (countdown ran out)
   uint64_t switches = 0;  // of which suspended the group
+  uint64_t adopted = 0;   // groups this worker took over from another
 
   void addTo(ExecCounters &c) const noexcept {
     c.groupSwitches.fetch_add(switches, std::memory_order_relaxed);
+    c.groupsMoved.fetch_add(adopted, std::memory_order_relaxed);
   }
 };
 

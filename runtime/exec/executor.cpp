@@ -428,6 +428,10 @@ uint64_t Executor::groupSwitches() const {
   return impl_->counters.groupSwitches.load(std::memory_order_relaxed);
 }
 
+uint64_t Executor::groupsMoved() const {
+  return impl_->counters.groupsMoved.load(std::memory_order_relaxed);
+}
+
 uint64_t Executor::fiberGroupsRun() const {
   return impl_->counters.fiberGroups.load(std::memory_order_relaxed);
 }

@@ -103,6 +103,7 @@ public:
   uint64_t stacksCreated() const;  // work-item fiber stacks ever mmap'ed
   uint64_t fiberGroupsRun() const; // work-groups that needed fibers
   uint64_t groupSwitches() const;  // yield points that suspended the group for another
+  uint64_t groupsMoved() const;    // suspended groups that moved to another worker
 
   struct Impl;
 

@@ -23,14 +23,15 @@ const JumpFn jumpTo = reinterpret_cast<JumpFn>(&bctx::jump_fcontext);
 // for good.
 void groupMain(bctx::transfer_t t) noexcept {
   YieldGroup &y = *static_cast<YieldGroup *>(t.data);
-  SanFibers &san = y.gs.runner->san;
-  sanSwitched(san);
+  sanSwitched(y.gs.runner->san);
   y.back = t.fctx;
   if (!runGuarded(*y.gs.runner, y.sh->job, &y.ctx, &y.fiber, &y.recover)) {
     resetGroup(y.gs); // left through the recovery point (fault, divergence)
     y.aborted = true;
   }
   y.finished = true;
+  // The group may have moved to another worker since it started (group_migration.hpp).
+  SanFibers &san = y.gs.runner->san;
   sanSwitching(san, san.thread, /*ending=*/true);
   jumpTo(y.back, &y);
   __builtin_trap(); // a finished group is never resumed
@@ -78,10 +79,10 @@ YieldGroup *create(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
     }
   }
   const uint64_t localSize = sh.job.range.localMemSize;
-  void *lm = nullptr;
-  if (y && localSize && posix_memalign(&lm, 4096, size_t(localSize)) != 0)
-    lm = nullptr;
-  if (!y || (localSize && !lm)) {
+  if (y && localSize && !y->localMem &&
+      posix_memalign(&y->localMem, 4096, size_t(localSize)) != 0)
+    y->localMem = nullptr;
+  if (!y || (localSize && !y->localMem)) {
     if (stack)
       r.stacks.give(stack);
     delete y;
@@ -89,7 +90,6 @@ YieldGroup *create(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   }
   y->resetRun();
   y->stack = stack;
-  y->localMem = lm;
   return y;
 }
 
@@ -138,8 +138,12 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
       sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
     return nullptr;
   }
+  // Resident from now on: a worker with nothing to run that sees the start taken stays
+  // for it (group_migration.hpp) even while its object is being made here.
+  sh.migration.admitted();
   YieldGroup *y = create(r, sh, L);
   if (!y) {
+    sh.migration.finished();
     lose(sh, L, k);
     return nullptr;
   }
@@ -159,8 +163,6 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
 void releaseGroup(Runner &r, LocalSched &L, YieldGroup *y) noexcept {
   resetGroup(y->gs);
   r.stacks.give(y->stack);
-  std::free(y->localMem);
-  y->localMem = nullptr;
   try {
     L.spare.push_back(y); // reused by the next admission on this worker
   } catch (...) {

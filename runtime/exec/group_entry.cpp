@@ -15,10 +15,12 @@ bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
     r.recoverFiber = fiber;
     r.inKernel = 1;
     job.range.entry(job.range.args, ctx);
-    r.inKernel = 0;
+    // A suspendable group may have moved to another worker meanwhile (group_migration.hpp):
+    // the runner is the calling thread's now.
+    (keep ? *currentRunner() : r).inKernel = 0;
     return true;
   }
-  sanLanded(r.san);
+  sanLanded((keep ? *currentRunner() : r).san);
   return false;
 }
 

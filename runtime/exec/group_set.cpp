@@ -50,7 +50,7 @@ bool GroupSet::takeStart(GroupStart &out, uint64_t &k) noexcept {
   k = next_.fetch_add(1, std::memory_order_acq_rel);
   if (k >= total_)
     return false;
-  if (k + 1 == total_)
+  if (k + 1 == total_ && !stayQueued_)
     job_.next.store(job_.total, std::memory_order_release); // leave the queue
   out.gid = groupAt(k);
   return true;

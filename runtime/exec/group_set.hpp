@@ -30,6 +30,9 @@ public:
   uint64_t dropStarts() noexcept;
   // Admission indices handed out so far.
   uint64_t taken() const noexcept { return next_.load(std::memory_order_relaxed); }
+  // The launch stays in the executor's queue after its last start, so that idle workers
+  // still join it to take over suspended groups (group_migration.hpp).
+  void stayQueuedAfterLastStart() noexcept { stayQueued_ = true; }
 
 private:
   Job &job_;
@@ -38,6 +41,7 @@ private:
   CoopLaunch *const coop_;
   std::vector<uint64_t> order_; // admission index -> group id (random admission)
   std::atomic<uint64_t> next_{0};
+  bool stayQueued_ = false;
 };
 
 } // namespace fibercl::exec

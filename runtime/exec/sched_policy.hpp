@@ -55,6 +55,10 @@ public:
   // this worker without giving the worker away (it becomes occupant, but does not
   // run while the yielding group holds the worker).
   virtual bool admitsInPlace() const noexcept { return false; }
+  // After the start, does the worker admit a waiting group at every switch (true), or
+  // once per rotation -- after each group resident here has had a turn since the
+  // previous admission (false)? See FairPolicy.
+  virtual bool admitsAtEverySwitch() const noexcept { return true; }
   // Called when `y` becomes occupant.
   virtual void admitted(YieldGroup &) noexcept {}
   // The worker's loop: which of the runnable local occupants runs next (`last` ran

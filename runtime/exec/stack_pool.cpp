@@ -138,6 +138,21 @@ Stack *StackPool::take() noexcept {
   return s;
 }
 
+void StackPool::disown(Stack *s) noexcept {
+  auto it = std::find(all_.begin(), all_.end(), s);
+  if (it != all_.end())
+    all_.erase(it);
+}
+
+void StackPool::own(Stack *s) noexcept {
+  try {
+    all_.push_back(s);
+    free_.reserve(all_.size()); // give() never allocates
+  } catch (...) {
+    std::abort(); // a stack no pool owns would be unmapped by none
+  }
+}
+
 bool StackPool::inAnyGuard(const void *addr) const noexcept {
   for (const Stack *s : all_)
     if (s->inGuard(addr))

@@ -46,7 +46,12 @@ public:
 
   // Returns a stack, or nullptr if mmap failed or the process limit is reached.
   Stack *take() noexcept;
+  // `s` must belong to this pool (a stack of a group that moved to another runner is
+  // handed over first: disown on the old runner's thread, own on the new one's).
   void give(Stack *s) noexcept { free_.push_back(s); }
+  // Ownership of a stack in use passes from one pool to another (group_migration.hpp).
+  void disown(Stack *s) noexcept;
+  void own(Stack *s) noexcept;
   // Unmaps free stacks until at most `keep` are left.
   void trim(size_t keep) noexcept;
   size_t freeCount() const { return free_.size(); }

@@ -45,14 +45,16 @@ void watchdog(YieldShared &sh) noexcept {
   if (sh.S.deterministic || sh.abandon.load(std::memory_order_relaxed))
     return;
   const int64_t quiet = sh.clock.stillFor();
+  // The flag is read at every decision: written only when it changes.
   if (quiet < 0) { // progress since the last look
-    sh.clock.checking.store(false, std::memory_order_relaxed);
+    if (sh.clock.checking.load(std::memory_order_relaxed))
+      sh.clock.checking.store(false, std::memory_order_relaxed);
     return;
   }
   const int64_t timeout = int64_t(sh.S.deadlockTimeoutSeconds * 1e9);
   // Without the failed-await checks no group is ever found waiting: they are asked for
   // well before the timeout, so that rounds of them fit in it.
-  if (quiet >= timeout / 4)
+  if (quiet >= timeout / 4 && !sh.clock.checking.load(std::memory_order_relaxed))
     sh.clock.checking.store(true, std::memory_order_relaxed);
   if (quiet < timeout)
     return;

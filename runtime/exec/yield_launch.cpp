@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "runtime/debug.hpp"
 #include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
@@ -66,10 +67,15 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slot
     : job(j), S(schedulingOf(j, n, occupancyFromStacks)), policy(makePolicy(S)),
       maxRunners(runnersFor(workers)), total(n), remaining(n),
       coop(coopLaunchOf(j, n, S, remaining, slots)), groups(j, n, S, coop.get()),
-      start(policy->gpuLikeStart(), coop ? coop->initialStarts() : n, S.occupancy), trace(S, clock),
+      start(policy->gpuLikeStart(), coop ? coop->initialStarts() : n,
+            occupancyFromStacks ? 0 : S.occupancy), trace(S, clock),
       info(new GroupInfo[n]) {
   if (coop)
     remaining.store(coop->initialStarts());
+  migration.enable(!S.deterministic && S.policy == Scheduling::Policy::Fair && !coop &&
+                   maxRunners > 1);
+  if (migration.enabled())
+    groups.stayQueuedAfterLastStart();
 }
 
 bool YieldShared::canAdmit() const noexcept {
@@ -108,6 +114,8 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
     info.phase.store(uint8_t(GroupPhase::Running), std::memory_order_release);
   y.started = true;
   info.onWorker.store(1, std::memory_order_release);
+  if (sh.migration.enabled())
+    y.resumedAt = GroupMigration::ticks();
   r.group.ctx = &y.ctx;
   r.kernelName = sh.job.range.kernelName.c_str();
   r.describeSite = &sh.job.range.describeSite;
@@ -184,10 +192,15 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
     }
     sh.start.checkMoves(L.start, sh.clock); // this worker's groups past the start run meanwhile
   }
-  if (admitFirst || L.groups.empty()) {
+  const bool admissionTurn = sh.policy->admitsAtEverySwitch() ? admitFirst
+                                                               : L.turnsBeforeAdmission == 0;
+  if (admissionTurn || L.groups.empty()) {
     admitFirst = false;
-    if (YieldGroup *y = admitGroup(r, sh, L))
+    const size_t here = L.groups.size();
+    if (YieldGroup *y = admitGroup(r, sh, L)) {
+      L.turnsBeforeAdmission = here + 1; // it runs now, then each group here once
       return y;
+    }
   }
   // Once the ring has ended, a group still marked as in lockstep runs like any other
   // (it leaves lockstep at its next yield point).
@@ -200,11 +213,24 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
   return pickFrom(sh, L.runnable, last);
 }
 
+// How long a worker with no group sleeps between looks for one that moves to it.
+constexpr uint32_t kMinIdleSleepUs = 5, kMaxIdleSleepUs = 1000;
+
 // Nothing to run here now. False when this worker is done with the launch (everything
 // admitted, its groups finished); otherwise waits a little, or moves the launch on.
 bool idle(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
-  if (L.groups.empty() && !sh.groups.startsLeft())
+  if (L.groups.empty() && !sh.groups.startsLeft()) {
+    if (!sh.abandon.load(std::memory_order_relaxed) && sh.migration.worthWaiting(sh)) {
+      // A group may move here: soon if the others have work to give, perhaps never if
+      // theirs all wait (then this thread would only take the core from them). The
+      // workers with groups run the watchdog.
+      std::this_thread::sleep_for(std::chrono::microseconds(L.idleSleepUs));
+      L.idleSleepUs = std::min<uint32_t>(2 * L.idleSleepUs, kMaxIdleSleepUs);
+      return true;
+    }
+    sh.migration.leave(L);
     return false;
+  }
   const bool starting = !sh.start.ringDone();
   if (sh.S.deterministic && !sh.abandon.load()) {
     // Cannot happen with one worker, unless a wave group could not be created.
@@ -235,6 +261,7 @@ void finishGroup(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexc
   }
   removeLocal(L, &y);
   releaseGroup(r, L, &y);
+  sh.migration.finished();
   trimIdleStacks(r.stacks);
   if (sh.S.occupancy)
     sh.occupant.fetch_sub(1, std::memory_order_acq_rel);
@@ -251,6 +278,8 @@ uint64_t abandonHere(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
     ++n;
   }
   L.groups.clear();
+  n += sh.migration.dropMoving(r, sh, L); // handed over, not adopted yet
+  sh.migration.leave(L);
   // Groups nobody admitted: whoever claims them completes them.
   n += sh.groups.dropStarts();
   sh.job.next.store(sh.job.total, std::memory_order_release);
@@ -265,6 +294,7 @@ uint64_t runHere(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   for (;;) {
     if (sh.abandon.load(std::memory_order_acquire))
       return done + abandonHere(r, sh, L);
+    sh.migration.balance(r, sh, L); // gives or adopts a suspended group, after the start
     bool ringStep = false;
     YieldGroup *next = chooseNext(r, sh, L, last, admitFirst, ringStep);
     if (!next) {
@@ -272,7 +302,10 @@ uint64_t runHere(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
         return done;
       continue;
     }
+    L.idleSleepUs = kMinIdleSleepUs;
     resume(r, sh, L, *next);
+    if (L.turnsBeforeAdmission)
+      --L.turnsBeforeAdmission;
     last = next;
     admitFirst = true;
     if (ringStep) // its lockstep step: pass the turn on
@@ -324,6 +357,13 @@ void runYieldJob(Runner &r, Job &job, const std::function<void(uint64_t)> &compl
   L.spare.clear();
   trimIdleStacks(r.stacks);
   L.tally.addTo(r.counters);
+  if (runtime::debugEnabled("sched"))
+    runtime::debugLog("sched", "kernel '" + sh.job.range.kernelName + "', worker " +
+                                   std::to_string(L.worker) + ": " + std::to_string(done) +
+                                   " groups finished, " + std::to_string(L.tally.decisions) +
+                                   " decisions, " + std::to_string(L.tally.switches) +
+                                   " switches, " + std::to_string(L.tally.adopted) +
+                                   " groups taken from another worker");
   if (!sh.S.deterministic)
     sh.runners.fetch_sub(1, std::memory_order_acq_rel);
   // Last: the final completion may release the launch.

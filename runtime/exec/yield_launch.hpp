@@ -1,8 +1,8 @@
 // Yielding launches (NDRange::mayYield): every work-group runs on its own fiber with
 // its own fcl_group_ctx and fcl_yield_state, so __fibercl_host_yield can suspend it
-// and the worker can run another occupant. Groups stay on the worker that admitted
-// them. A launch is composed of its group set (group_set.hpp), the GPU-like start
-// (gpu_like_start.hpp), the progress clock (progress_clock.hpp) and the trace
+// and the worker can run another occupant. After the start, suspended groups move
+// between workers (group_migration.hpp). A launch is composed of its group set (group_set.hpp), the
+// GPU-like start (gpu_like_start.hpp), the progress clock (progress_clock.hpp) and the trace
 // (launch_trace.hpp), under the occupancy bound and the policy (sched_policy.hpp);
 // admission is in group_admission.cpp, the worker's loop in yield_launch.cpp, the
 // yield point in yield_point.cpp, deadlock detection in yield_deadlock.cpp.
@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -18,6 +19,7 @@
 
 #include "fibercl/kernel_abi.h"
 #include "runtime/exec/gpu_like_start.hpp"
+#include "runtime/exec/group_migration.hpp"
 #include "runtime/exec/group_set.hpp"
 #include "runtime/exec/launch_trace.hpp"
 #include "runtime/exec/progress_clock.hpp"
@@ -62,7 +64,6 @@ struct GroupRun {
   uint64_t gid = 0; // linear group id
   fcl_yield_state ys{};
   Stack *stack = nullptr;
-  void *localMem = nullptr;
   boost::context::detail::fcontext_t fctx = nullptr; // suspended group (or fresh)
   boost::context::detail::fcontext_t back = nullptr; // the worker's loop
   // For sanitizers: the stack it was suspended on (its own, or a work-item's when it
@@ -72,7 +73,13 @@ struct GroupRun {
   // ys.progress, ys.advances and ys.awaits at the group's previous decision.
   uint64_t lastProgress = 0, lastAdvances = 0, lastAwaits = 0;
   int64_t priority = 0;
-  uint32_t runLength = 0; // decisions since it last gave its worker away
+  uint32_t runLength = 0;    // decisions since it last gave its worker away
+  uint32_t waitsInPlace = 0; // waiting decisions at which it kept its worker
+  // When it last got its worker (GroupMigration::ticks()), and how many of its last
+  // stretches on the worker in a row were long (is it worth moving? Measured only where
+  // groups may move).
+  int64_t resumedAt = 0;
+  uint32_t longStretches = 0;
   StartPhase start = StartPhase::Free;
   bool inWave = false;  // admitted in the first wave (held at the gate)
   bool arrived = false; // reached its first yield point (or finished)
@@ -102,6 +109,15 @@ struct YieldGroup : GroupRun {
   fcl_group_ctx ctx{};
   GroupState gs;
   [[no_unique_address]] SanFiber fiber;
+  // The group's __local memory (the launch's size), kept for the next group run on
+  // this object: an aligned allocation and free per group was a tenth of a short
+  // group's cost.
+  void *localMem = nullptr;
+
+  YieldGroup() = default;
+  YieldGroup(const YieldGroup &) = delete;
+  YieldGroup &operator=(const YieldGroup &) = delete;
+  ~YieldGroup() { std::free(localMem); }
 
   // Starts a new run on this object.
   void resetRun() noexcept { static_cast<GroupRun &>(*this) = GroupRun{}; }
@@ -116,6 +132,10 @@ struct LocalSched {
   std::vector<YieldGroup *> runnable; // scratch: groups not held at the gate
   LocalStart start;                   // its side of the GPU-like start
   uint64_t lost = 0;                  // admitted groups that could not be created (out of memory)
+  bool asking = false;                // for a group from another worker (group_migration.hpp)
+  uint32_t balanceTicks = 0;          // decisions seen by GroupMigration::balance
+  size_t turnsBeforeAdmission = 0;    // groups here to resume before the next admission
+  uint32_t idleSleepUs = 5;           // with no group here, waiting for one to move here
   LaunchTally tally;
 };
 
@@ -138,6 +158,7 @@ struct YieldShared {
   std::unique_ptr<CoopLaunch> coop; // a cooperative kernel's launch, else null
   GroupSet groups;
   GpuLikeStart start;
+  GroupMigration migration;
   ProgressClock clock;
   LaunchTrace trace;
   std::unique_ptr<GroupInfo[]> info;

@@ -110,10 +110,15 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   if (!go)
     return;
   ++y->local->tally.switches;
+  if (sh.migration.enabled()) {
+    const bool longStretch = GroupMigration::ticks() - y->resumedAt >= GroupMigration::kWorthMovingTicks;
+    y->longStretches = longStretch ? y->longStretches + 1 : 0;
+  }
   SanFibers &san = g.runner->san;
   y->suspendedOn = san.running; // the group's own stack or a work-item's
   sanSwitching(san, san.thread);
   bctx::transfer_t t = jumpTo(y->back, y);
-  sanSwitched(san);
+  // Resumed, perhaps by another worker (group_migration.hpp): its runner now.
+  sanSwitched(g.runner->san);
   y->back = t.fctx;
 }

@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
 
@@ -362,6 +364,99 @@ TEST(YieldFair, GroupsThatProgressKeepTheirWorker) {
   EXPECT_EQ(sum.load(), 200000u);
   EXPECT_GT(ex.groupSwitches(), 0u); // they do take turns
   EXPECT_LT(ex.groupSwitches(), 200u) << "switched at most decisions";
+}
+
+// (g) a chain in order of arrival, as in a look-back scan: each group takes a ticket,
+// works (300 yield points that progress), then waits for the group with the previous
+// ticket. Counts the groups started and not finished, and the most there were when a
+// group with a ticket from `late` on started.
+struct Chain {
+  std::atomic<uint64_t> next{0}, resident{0}, mostWhenLate{0};
+  std::unique_ptr<std::atomic<uint8_t>[]> done;
+  uint64_t late = 0;
+};
+void chainKernel(void **args, fcl_group_ctx *c) {
+  Chain &ch = *static_cast<Chain *>(args[0]);
+  const uint64_t here = ch.resident.fetch_add(1) + 1;
+  const uint64_t t = ch.next.fetch_add(1);
+  if (t >= ch.late) {
+    uint64_t most = ch.mostWhenLate.load();
+    while (here > most && !ch.mostWhenLate.compare_exchange_weak(most, here)) {
+    }
+  }
+  for (int i = 0; i < 300; ++i) {
+    progress(c);
+    yieldPoint(c, 70);
+  }
+  if (t > 0)
+    while (ch.done[t - 1].load() == 0)
+      waitPoint(c, 71);
+  ch.done[t].store(1);
+  progress(c);
+  ch.resident.fetch_sub(1);
+}
+
+// Parallel mode, fair, unbounded: a worker admits a new group once per rotation over
+// the groups it holds, not at every switch. Admitting at every switch put each new
+// group ahead of the suspended ones it waits for: every group of the launch was
+// admitted before the first wave moved on (a look-back scan, 65,536 groups: 12,288
+// resident and 13 us a group).
+TEST(YieldFair, WaitingGroupsRunBeforeMoreAreAdmitted) {
+  Executor ex(1);
+  constexpr uint64_t kGroups = 4096;
+  Chain ch;
+  ch.done.reset(new std::atomic<uint8_t>[kGroups]());
+  ch.late = 2048; // past the first wave (1024 groups)
+  void *args[] = {&ch};
+  Scheduling s;
+  s.deadlockTimeoutSeconds = 10;
+  EXPECT_EQ(run(ex, yielding(chainKernel, args, kGroups, s)), 0);
+  EXPECT_EQ(ch.next.load(), kGroups);
+  EXPECT_EQ(ch.done[kGroups - 1].load(), 1);
+  EXPECT_LE(ch.mostWhenLate.load(), 64u) << "groups admitted ahead of the ones they wait for";
+}
+
+// (f) a grid barrier, 100 rounds of work (5000 yield points that progress) each: each
+// group notes the thread it started on (on its own fiber's stack) and counts the rounds
+// it resumed on another (group_migration.hpp).
+void gridRounds(void **args, fcl_group_ctx *c) {
+  auto *count = static_cast<std::atomic<uint64_t> *>(args[0]);
+  auto *resumedElsewhere = static_cast<std::atomic<uint64_t> *>(args[1]);
+  // The kernel thread's id by system call: pthread_self() is declared const, and the
+  // compiler may read it once for the whole function.
+  const long startedOn = syscall(SYS_gettid);
+  for (uint64_t round = 1; round <= 100; ++round) {
+    for (int i = 0; i < 5000; ++i) {
+      progress(c);
+      yieldPoint(c, 52);
+    }
+    count->fetch_add(1);
+    progress(c);
+    while (count->load() < round * c->num_groups[0])
+      waitPoint(c, 50);
+    if (syscall(SYS_gettid) != startedOn)
+      resumedElsewhere->fetch_add(1);
+  }
+}
+
+// In parallel mode the groups of a launch admitted by one worker (the whole first wave)
+// move to the other, which has none to admit: groups resume on another thread with
+// their state intact, and the launch completes. Seeded runs stay on one worker.
+TEST_P(YieldTest, SuspendedGroupsMoveToAnIdleWorker) {
+  if (std::thread::hardware_concurrency() < 2)
+    GTEST_SKIP() << "one core: a launch runs on one worker";
+  Executor ex(2);
+  std::atomic<uint64_t> count{0}, resumedElsewhere{0};
+  void *args[] = {&count, &resumedElsewhere};
+  EXPECT_EQ(run(ex, yielding(gridRounds, args, 16, base())), 0);
+  EXPECT_EQ(count.load(), 16u * 100u);
+  if (GetParam().deterministic) {
+    EXPECT_EQ(ex.groupsMoved(), 0u);
+    EXPECT_EQ(resumedElsewhere.load(), 0u);
+  } else {
+    EXPECT_GT(ex.groupsMoved(), 0u);
+    EXPECT_GT(resumedElsewhere.load(), 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, YieldTest,
