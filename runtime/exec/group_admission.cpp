@@ -79,9 +79,14 @@ YieldGroup *create(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
     }
   }
   const uint64_t localSize = sh.job.range.localMemSize;
-  if (y && localSize && !y->localMem &&
-      posix_memalign(&y->localMem, 4096, size_t(localSize)) != 0)
-    y->localMem = nullptr;
+  if (y && localSize && y->localBytes < localSize) {
+    std::free(y->localMem);
+    y->localBytes = 0;
+    if (posix_memalign(&y->localMem, 4096, size_t(localSize)) != 0)
+      y->localMem = nullptr;
+    else
+      y->localBytes = localSize;
+  }
   if (!y || (localSize && !y->localMem)) {
     if (stack)
       r.stacks.give(stack);
@@ -140,10 +145,10 @@ YieldGroup *admitGroup(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   }
   // Resident from now on: a worker with nothing to run that sees the start taken stays
   // for it (group_migration.hpp) even while its object is being made here.
-  sh.migration.admitted();
+  sh.migration.admitted(L.worker);
   YieldGroup *y = create(r, sh, L);
   if (!y) {
-    sh.migration.finished();
+    sh.migration.finished(L.worker);
     lose(sh, L, k);
     return nullptr;
   }

@@ -36,6 +36,13 @@ int64_t GroupMigration::nowNs() noexcept {
       .count();
 }
 
+uint64_t GroupMigration::resident() const noexcept {
+  int64_t sum = 0; // a group may finish on another worker than the one that admitted it
+  for (const Slot &slot : resident_)
+    sum += slot.v.load(std::memory_order_relaxed);
+  return sum > 0 ? uint64_t(sum) : 0;
+}
+
 void GroupMigration::enable(bool on) noexcept {
   enabled_ = on;
   startNs_ = nowNs();
@@ -53,8 +60,10 @@ YieldGroup *GroupMigration::balance(Runner &r, YieldShared &sh, LocalSched &L) n
   // decision only (a request may stay open while every group here waits).
   if (asking_.load(std::memory_order_relaxed) > 0 && (++L.balanceTicks & 7) == 0)
     give(sh, L);
-  const Share share = shareOf(resident_.load(std::memory_order_relaxed),
-                              sh.runners.load(std::memory_order_relaxed));
+  // Nothing on its way and no request to make: the common case, no shared line read.
+  if (movingCount_.load(std::memory_order_relaxed) == 0 && (L.asking || sh.canAdmit()))
+    return nullptr;
+  const Share share = shareOf(resident(), sh.runners.load(std::memory_order_relaxed));
   // A worker that can admit a new group does that instead: taking over a suspended
   // group costs its caches, and a new one keeps both workers busy as well (a look-back
   // scan with stealing throughout ran 25% slower).
@@ -69,8 +78,7 @@ YieldGroup *GroupMigration::balance(Runner &r, YieldShared &sh, LocalSched &L) n
 }
 
 void GroupMigration::give(YieldShared &sh, LocalSched &L) noexcept {
-  const Share share = shareOf(resident_.load(std::memory_order_relaxed),
-                              sh.runners.load(std::memory_order_relaxed));
+  const Share share = shareOf(resident(), sh.runners.load(std::memory_order_relaxed));
   while (L.groups.size() >= 2 && L.groups.size() > share.high) {
     // The group that ran least recently here (policies pick in list order) among those
     // with work to do: not started yet, or that ran for kWorthMovingTicks before each of
@@ -139,7 +147,7 @@ bool GroupMigration::worthWaiting(const YieldShared &sh) const noexcept {
   if (movingCount_.load(std::memory_order_acquire) > 0)
     return true;
   // The other workers hold every resident group: one of them has two or more.
-  return resident_.load(std::memory_order_relaxed) >= sh.runners.load(std::memory_order_relaxed);
+  return resident() >= sh.runners.load(std::memory_order_relaxed);
 }
 
 void GroupMigration::leave(LocalSched &L) noexcept {

@@ -49,9 +49,17 @@ public:
   void enable(bool on) noexcept;
   bool enabled() const noexcept { return enabled_; }
 
-  // A group was admitted / finished (on any worker).
-  void admitted() noexcept { resident_.fetch_add(1, std::memory_order_relaxed); }
-  void finished() noexcept { resident_.fetch_sub(1, std::memory_order_relaxed); }
+  // A group was admitted / finished on `worker`. Counted per worker (a counter both
+  // workers incremented at every admission was a third of admitGroup's time), summed
+  // only when groups may move.
+  void admitted(unsigned worker) noexcept {
+    if (enabled_)
+      resident_[worker % kSlots].v.fetch_add(1, std::memory_order_relaxed);
+  }
+  void finished(unsigned worker) noexcept {
+    if (enabled_)
+      resident_[worker % kSlots].v.fetch_sub(1, std::memory_order_relaxed);
+  }
 
   // At a worker's decision, after the start: gives groups away if others asked and
   // this worker has more than its share; then asks for one if it has fewer, and adopts
@@ -95,7 +103,12 @@ private:
   bool enabled_ = false;
   int64_t startNs_ = 0;
   std::atomic<bool> open_{false};     // kDelayNs have passed
-  std::atomic<uint64_t> resident_{0}; // admitted, not finished
+  struct alignas(64) Slot {
+    std::atomic<int64_t> v{0};
+  };
+  static constexpr unsigned kSlots = 16;
+  Slot resident_[kSlots]; // admitted minus finished, per worker slot
+  uint64_t resident() const noexcept;
   std::atomic<int> asking_{0};        // requests not served yet
   std::atomic<size_t> movingCount_{0};
   std::mutex mutex_;

@@ -15,7 +15,10 @@ constexpr uint64_t kParallelCountdown = 4096;
 constexpr uint64_t kProgressCountdown = 256;
 constexpr uint64_t kSpinCountdown = 32;
 
-size_t indexOf(const std::vector<YieldGroup *> &v, YieldGroup *g) noexcept {
+// Where `g` is in `v` (v.size() if absent), trying `hint` first.
+size_t indexOf(const std::vector<YieldGroup *> &v, YieldGroup *g, size_t hint) noexcept {
+  if (hint < v.size() && v[hint] == g)
+    return hint;
   for (size_t i = 0; i < v.size(); ++i)
     if (v[i] == g)
       return i;
@@ -71,12 +74,17 @@ public:
   // suspended predecessor, and the worker admitted group after group (12,288 resident,
   // 13 us per group; issue 30).
   bool admitsAtEverySwitch() const noexcept override { return false; }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
-    // Round-robin: the occupant after `last`.
-    size_t i = indexOf(local, last);
-    if (i == local.size())
-      return local.front();
-    return local[(i + 1) % local.size()];
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last,
+                   size_t &cursor) noexcept override {
+    // Round-robin: the occupant after `last`; after a finish (no `last`), the one that
+    // took the finished group's place.
+    if (!last) {
+      cursor = cursor < local.size() ? cursor : 0;
+      return local[cursor];
+    }
+    size_t i = indexOf(local, last, cursor);
+    cursor = i == local.size() ? 0 : (i + 1) % local.size();
+    return local[cursor];
   }
 };
 
@@ -92,9 +100,11 @@ public:
   bool gpuLikeStart() const noexcept override { return false; }
   bool admitsInPlace() const noexcept override { return true; }
   bool switchAtYield(YieldGroup &, bool, bool, size_t) noexcept override { return false; }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
-    size_t i = indexOf(local, last);
-    return i == local.size() ? local.front() : local[i];
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last,
+                   size_t &cursor) noexcept override {
+    size_t i = indexOf(local, last, cursor);
+    cursor = i == local.size() ? 0 : i;
+    return local[cursor];
   }
 };
 
@@ -144,7 +154,8 @@ public:
     y.priority = int64_t(rng_.next() >> 2);
     y.runLength = 0;
   }
-  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept override {
+  YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *,
+                   size_t &) noexcept override {
     YieldGroup *best = local.front();
     for (YieldGroup *g : local)
       if (g->priority > best->priority)

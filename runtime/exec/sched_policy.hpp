@@ -64,7 +64,10 @@ public:
   // The worker's loop: which of the runnable local occupants runs next (`last` ran
   // last, or null if it finished). `local` is not empty. (Groups in the GPU-like
   // start's lockstep ring are not the policy's to pick.)
-  virtual YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last) noexcept = 0;
+  // `cursor`: the worker's note of where `last` was in `local` (a hint, checked; updated
+  // to the pick's place), so that a round robin over many groups does not search.
+  virtual YieldGroup *pick(const std::vector<YieldGroup *> &local, YieldGroup *last,
+                           size_t &cursor) noexcept = 0;
 };
 
 std::unique_ptr<SchedulerPolicy> makePolicy(const Scheduling &s);

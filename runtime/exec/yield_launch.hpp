@@ -109,10 +109,11 @@ struct YieldGroup : GroupRun {
   fcl_group_ctx ctx{};
   GroupState gs;
   [[no_unique_address]] SanFiber fiber;
-  // The group's __local memory (the launch's size), kept for the next group run on
-  // this object: an aligned allocation and free per group was a tenth of a short
-  // group's cost.
+  // The group's __local memory (at least the launch's size), kept for the next group
+  // run on this object: an aligned allocation and free per group was a tenth of a
+  // short group's cost.
   void *localMem = nullptr;
+  uint64_t localBytes = 0;
 
   YieldGroup() = default;
   YieldGroup(const YieldGroup &) = delete;
@@ -135,6 +136,7 @@ struct LocalSched {
   bool asking = false;                // for a group from another worker (group_migration.hpp)
   uint32_t balanceTicks = 0;          // decisions seen by GroupMigration::balance
   size_t turnsBeforeAdmission = 0;    // groups here to resume before the next admission
+  size_t cursor = 0;                  // the policy's place in `groups` (SchedulerPolicy::pick)
   uint32_t idleSleepUs = 5;           // with no group here, waiting for one to move here
   LaunchTally tally;
 };
