@@ -41,7 +41,8 @@ public:
   virtual uint64_t initialCountdown() noexcept = 0;
   // Yield points before the next decision. `spinning`: the group made no progress
   // (no changing atomic write) since its previous decision.
-  virtual uint64_t countdown(bool spinning) noexcept = 0;
+  // `local`: occupants on this worker (including the group).
+  virtual uint64_t countdown(bool spinning, size_t local) noexcept = 0;
   // At a yield point of `y` (past the GPU-like start): true to suspend it and return
   // to the worker's loop. `progressed`: it made progress since its previous decision;
   // `canAdmit`: a waiting group could be admitted now; `local`: occupants on this

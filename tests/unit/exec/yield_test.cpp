@@ -416,6 +416,37 @@ TEST(YieldFair, WaitingGroupsRunBeforeMoreAreAdmitted) {
   EXPECT_LE(ch.mostWhenLate.load(), 64u) << "groups admitted ahead of the ones they wait for";
 }
 
+// (h) two groups take turns on one counter (group g goes when its parity is g),
+// counting the spins they make.
+void takeTurns(void **args, fcl_group_ctx *c) {
+  auto *turn = static_cast<std::atomic<uint64_t> *>(args[0]);
+  auto *spins = static_cast<std::atomic<uint64_t> *>(args[1]);
+  const uint64_t g = c->group_id[0];
+  for (int i = 0; i < 20000; ++i) {
+    while ((turn->load() & 1) != g) {
+      spins->fetch_add(1, std::memory_order_relaxed);
+      waitPoint(c, 90);
+    }
+    turn->fetch_add(1);
+    progress(c);
+    yieldPoint(c, 91);
+  }
+}
+
+// Parallel mode, fair: a group whose one step of progress (its turn) came just before
+// a wait is asked again soon, not after the long countdown of a group that computes.
+// With the long countdown each turn cost some 256 spins on one worker.
+TEST(YieldFair, AGroupThatWaitsAgainAfterItsStepGivesWaySoon) {
+  Executor ex(1);
+  std::atomic<uint64_t> turn{0}, spins{0};
+  void *args[] = {&turn, &spins};
+  Scheduling s;
+  s.deadlockTimeoutSeconds = 10;
+  EXPECT_EQ(run(ex, yielding(takeTurns, args, 2, s)), 0);
+  EXPECT_EQ(turn.load(), 40000u);
+  EXPECT_LT(spins.load() / 40000, 64u) << "spins per turn";
+}
+
 // (f) a grid barrier, 100 rounds of work (5000 yield points that progress) each: each
 // group notes the thread it started on (on its own fiber's stack) and counts the rounds
 // it resumed on another (group_migration.hpp).
