@@ -1,6 +1,6 @@
 // fibercl_limits_bench: the physical-limits table (issue 30). For each kernel class, the
 // best this machine can do with a plain C++ loop (native_loops.cpp: memory bandwidth,
-// FMA peak), then PoCL and FiberCL running the same work as an OpenCL kernel through
+// FMA peak, a context switch), then PoCL and FiberCL running the same work as an OpenCL kernel through
 // the ICD loader, side by side in one process, and FiberCL's share of the limit.
 //
 //   streaming      copy, scale, add, saxpy over 64M floats (256 MiB per array),
@@ -10,7 +10,9 @@
 //                  ns per work-item per barrier (no native limit: a barrier is ours)
 //   blocking       groups that wait for each other: a decoupled look-back scan and
 //                  persistent label sweeps with an inter-group barrier: ms (run it with
-//                  FIBERCL_THREADS=1 and without to see what a second worker gives)
+//                  FIBERCL_THREADS=1 and without to see what a second worker gives);
+//                  two groups taking turns on a counter beside the native switch
+//                  between two user contexts: ns per turn
 //
 // Each figure is the median of `runs` runs (default 7), the platforms alternating run by
 // run; a run is one launch and clFinish (wall time) after an untimed warm-up. Results
@@ -134,6 +136,17 @@ kernel void scan_lookback(global const uint *in, global uint *out, volatile glob
   out[i] = data[lid] + exclusive;
 }
 
+// Two groups take turns on one counter (group g goes when its parity is g): every turn
+// hands the counter to the other group -- on one worker, a switch between them.
+kernel void take_turns(volatile global uint *turn, uint turns) {
+  uint g = get_group_id(0);
+  for (uint i = 0; i < turns; ++i) {
+    while ((*turn & 1u) != g) {
+    }
+    atomic_inc(turn);
+  }
+}
+
 // A persistent kernel: the groups share a grid of labels and relax it in sweeps, each
 // cell taking the smallest of itself and its row neighbours (Jacobi: from `from` into
 // `to`), with an inter-group barrier (a counter) after every sweep.
@@ -218,13 +231,15 @@ template <class T> void setArg(cl_kernel k, cl_uint i, const T &v) {
 }
 
 // Runs `once(i)` (target i; returning seconds) `gRuns` times per target, alternating,
-// after one warm-up each; returns the median seconds per target, in gTargets' order.
-std::vector<double> alternate(const std::function<double(size_t)> &once) {
-  for (size_t i = 0; i < gTargets.size(); ++i)
+// after one warm-up each; returns the median seconds per target, in gTargets' order (the
+// first `targets` of them).
+std::vector<double> alternate(const std::function<double(size_t)> &once,
+                              size_t targets = gTargets.size()) {
+  for (size_t i = 0; i < targets; ++i)
     once(i);
-  std::vector<std::vector<double>> times(gTargets.size());
+  std::vector<std::vector<double>> times(targets);
   for (int r = 0; r < gRuns; ++r)
-    for (size_t i = 0; i < gTargets.size(); ++i)
+    for (size_t i = 0; i < targets; ++i)
       times[i].push_back(once(i));
   std::vector<double> medians;
   for (auto &v : times)
@@ -263,7 +278,7 @@ struct OnEveryTarget {
         check(clFinish(gTargets[i]->session.queue()), "clFinish");
       }
       return gTargets[i]->launch(kernels[i], global, local);
-    });
+    }, kernels.size()); // the first kernels.size() targets
   }
 };
 
@@ -438,6 +453,52 @@ void barriers() {
   }
 }
 
+// The cost of a switch between two work-groups that wait for each other, against the
+// native switch between two user contexts. Nanoseconds per turn (lower is better).
+// PoCL runs the two groups on two threads at once (it never switches between groups;
+// with one core it would spin for ever, so it is left out there).
+void takingTurns() {
+  const cl_uint turns = 100000;
+  std::printf("\n### Two groups taking turns, %u turns each (ns per turn, lower is better; "
+              "FIBERCL_THREADS=%s)\n\n",
+              turns, std::getenv("FIBERCL_THREADS") ? std::getenv("FIBERCL_THREADS") : "unset");
+  std::vector<double> native;
+  for (int r = 0; r < gRuns; ++r)
+    native.push_back(fibercl::bench::nativeFiberSwitchNs(10'000'000));
+  const bool pocl = std::thread::hardware_concurrency() >= 2;
+  OnEveryTarget on;
+  for (auto &t : gTargets) {
+    if (t->label != "FiberCL" && !pocl)
+      continue;
+    cl_kernel k = t->kernel("take_turns", t->blocking);
+    std::vector<cl_mem> m = {t->buffer(4, nullptr)};
+    setArg(k, 0, m[0]);
+    setArg(k, 1, turns);
+    on.add(k, m);
+  }
+  std::vector<double> secs = on.time(2, 1, [&](Target &t, const std::vector<cl_mem> &m) {
+    const cl_uint zero = 0;
+    check(clEnqueueFillBuffer(t.session.queue(), m[0], &zero, 4, 0, 4, 0, nullptr, nullptr),
+          "clEnqueueFillBuffer");
+  });
+  for (size_t i = 0; i < on.mems.size(); ++i) {
+    std::vector<float> got = gTargets[i]->read(on.mems[i][0], 1);
+    cl_uint final = 0;
+    std::memcpy(&final, got.data(), 4);
+    if (final != 2 * turns)
+      die(gTargets[i]->label + " take_turns: wrong count");
+  }
+  const double nativeNs = median(native);
+  std::printf("| native context switch | FiberCL | PoCL (2 threads) | native / FiberCL |\n"
+              "|---|---|---|---|\n");
+  const double fiberclNs = secs[0] * 1e9 / (2.0 * turns);
+  std::printf("| %.1f | %.1f | %s | %.0f%% |\n", nativeNs, fiberclNs,
+              secs.size() > 1 ? std::to_string(secs[1] * 1e9 / (2.0 * turns)).substr(0, 6).c_str()
+                              : "n/a (one core)",
+              100 * nativeNs / fiberclNs);
+  std::fflush(stdout);
+}
+
 // Groups that wait for each other: the look-back scan (2^22 uints, 65,536 groups of 64)
 // and persistent label sweeps (2 groups of 256 over 2^20 cells, 64 sweeps, an
 // inter-group barrier after each). Milliseconds (lower is better). Run once with
@@ -539,6 +600,7 @@ void blocking() {
     }
     row("label_sweeps (2 groups of 256, 2^20 cells, 64 sweeps)", secs);
   }
+  takingTurns();
 }
 
 } // namespace

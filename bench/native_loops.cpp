@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include <boost/context/detail/fcontext.hpp>
+
 namespace fibercl::bench {
 namespace {
 
@@ -71,6 +73,22 @@ double nativeFmaGflops(unsigned threads, long iterations) {
   volatile float keep = sink[0];
   (void)keep;
   return 2.0 * kChains * double(iterations) * threads / seconds * 1e-9;
+}
+
+double nativeFiberSwitchNs(long switches) {
+  namespace bctx = boost::context::detail;
+  std::vector<char> stack(64 * 1024);
+  // The other context only switches back, for ever.
+  auto partner = [](bctx::transfer_t t) {
+    for (;;)
+      t = bctx::jump_fcontext(t.fctx, nullptr);
+  };
+  bctx::fcontext_t other = bctx::make_fcontext(stack.data() + stack.size(), stack.size(), partner);
+  auto start = Clock::now();
+  for (long i = 0; i < switches / 2; ++i) // there and back: two switches
+    other = bctx::jump_fcontext(other, nullptr).fctx;
+  double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  return ns / double(switches / 2 * 2);
 }
 
 } // namespace fibercl::bench

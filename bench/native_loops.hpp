@@ -15,4 +15,8 @@ double nativeStream(Stream kind, float *a, float *b, float *c, size_t n, unsigne
 // `iterations` rounds; returns GFLOP/s (an FMA counts 2).
 double nativeFmaGflops(unsigned threads, long iterations);
 
+// A switch between two user contexts (Boost.Context's jump_fcontext, what FiberCL's
+// fibers use) on one thread, ping-ponging `switches` times: nanoseconds per switch.
+double nativeFiberSwitchNs(long switches);
+
 } // namespace fibercl::bench
