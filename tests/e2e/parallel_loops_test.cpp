@@ -215,6 +215,20 @@ kernel void local_histogram(global const uint* in, global uint* out, local uint*
   if (l == 0)
     for (int b = 0; b < 16; ++b) out[get_group_id(0) * 16 + b] = bins[b];
 }
+// The same with a loop per work-item and the group's bins merged by global atomics (a
+// kernel with yield points: its barrier regions were once SIMD-widened across
+// work-items, the __local increments colliding).
+kernel void local_histogram_loop(global const uint* in, global uint* out, local uint* bins,
+                                 int digits) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  for (size_t b = l; b < 16; b += n) bins[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < digits; ++k)
+    atomic_inc(&bins[(in[get_global_id(0)] >> (4 * k)) & 15]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t b = l; b < 16; b += n)
+    if (bins[b]) atomic_add(&out[b], bins[b]);
+}
 // Global atomics (yield points and their counters) beside ordinary stores.
 kernel void global_counter(global const uint* in, global uint* out, global uint* count) {
   size_t i = get_global_id(0);
@@ -235,7 +249,7 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
   cl_mem din = bufferFrom(in), dsel = bufferFrom(sel), duin = bufferFrom(uin),
          dout = buffer(kN * sizeof(cl_int)), dcount = buffer(sizeof(cl_uint));
   cl_kernel table = kernel(p, "private_table"), hist = kernel(p, "local_histogram"),
-            counter = kernel(p, "global_counter");
+            histLoop = kernel(p, "local_histogram_loop"), counter = kernel(p, "global_counter");
   for (const auto &local : kLocalSizes) {
     SCOPED_TRACE("local size " + (local.empty() ? std::string("NULL") : std::to_string(local[0])));
     setArgs(table, din, dsel, dout);
@@ -276,6 +290,17 @@ TEST_F(ParallelLoops, DependencesFiberCLCreatesBetweenWorkItemsAreKept) {
       for (int b = 0; b < 16; ++b)
         ASSERT_EQ(bins[g * 16 + b], want[b]) << "local_histogram, group " << g << " bin " << b;
     }
+
+    cl_mem dtotal = bufferFrom(std::vector<cl_uint>(16, 0));
+    setArgs(histLoop, duin, dtotal, Local{16 * sizeof(cl_uint)}, cl_int(8));
+    run(histLoop, {kN}, local);
+    std::vector<cl_uint> total = read<cl_uint>(dtotal, 16);
+    cl_uint want[16] = {};
+    for (size_t i = 0; i < kN; ++i)
+      for (int k = 0; k < 8; ++k)
+        want[(uin[i] >> (4 * k)) & 15] += 1;
+    for (int b = 0; b < 16; ++b)
+      ASSERT_EQ(total[b], want[b]) << "local_histogram_loop, bin " << b;
   }
 }
 

@@ -313,7 +313,14 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     MaskedWorkItemLoop v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
                          fam.getResult<llvm::ScalarEvolutionAnalysis>(f));
     const llvm::TargetLibraryInfo &libraryInfo = fam.getResult<llvm::TargetLibraryAnalysis>(f);
-    std::string why = lanes < 2 ? "no vector registers" : v.check();
+    // kSerialItemsAttr: __local atomics lowered to plain operations, or the yield
+    // counters, make one work-item depend on the one before it. (Barrier regions of a
+    // yielding kernel kept the barrier's fence, which hid this, until its decision
+    // moved behind the fence: a __local histogram then lost counts.)
+    std::string why = lanes < 2                            ? "no vector registers"
+                      : f.hasFnAttribute(kSerialItemsAttr) ? "work-items run one after another "
+                                                             "(__local atomics or yield counters)"
+                                                           : v.check();
     if (why.empty())
       widenWorkItemLoop(v, libraryInfo, lanes);
     if (why.empty() || v.changedIR()) {
