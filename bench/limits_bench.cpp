@@ -492,10 +492,10 @@ void takingTurns() {
   std::printf("| native context switch | FiberCL | PoCL (2 threads) | native / FiberCL |\n"
               "|---|---|---|---|\n");
   const double fiberclNs = secs[0] * 1e9 / (2.0 * turns);
-  char pocl[32] = "n/a (one core)";
+  char poclNs[32] = "n/a (one core)";
   if (secs.size() > 1)
-    std::snprintf(pocl, sizeof pocl, "%.1f", secs[1] * 1e9 / (2.0 * turns));
-  std::printf("| %.1f | %.1f | %s | %.0f%% |\n", nativeNs, fiberclNs, pocl,
+    std::snprintf(poclNs, sizeof poclNs, "%.1f", secs[1] * 1e9 / (2.0 * turns));
+  std::printf("| %.1f | %.1f | %s | %.0f%% |\n", nativeNs, fiberclNs, poclNs,
               100 * nativeNs / fiberclNs);
   std::fflush(stdout);
 }
