@@ -1,7 +1,7 @@
 // fibercl_limits_bench: the physical-limits table (issue 30). For each kernel class, the
 // best this machine can do with a plain C++ loop (native_loops.cpp: memory bandwidth,
-// FMA peak, a context switch), then PoCL and FiberCL running the same work as an OpenCL kernel through
-// the ICD loader, side by side in one process, and FiberCL's share of the limit.
+// FMA peak, a context switch), then PoCL and FiberCL running the same work as an OpenCL kernel
+// through the ICD loader, side by side in one process, and FiberCL's share of the limit.
 //
 //   streaming      copy, scale, add, saxpy over 64M floats (256 MiB per array),
 //                  work-groups of 256: GB/s (bytes read + written, once each)
@@ -272,13 +272,15 @@ struct OnEveryTarget {
   std::vector<double>
   time(size_t global, size_t local,
        const std::function<void(Target &, const std::vector<cl_mem> &)> &reset = {}) {
-    return alternate([&](size_t i) {
-      if (reset) {
-        reset(*gTargets[i], mems[i]);
-        check(clFinish(gTargets[i]->session.queue()), "clFinish");
-      }
-      return gTargets[i]->launch(kernels[i], global, local);
-    }, kernels.size()); // the first kernels.size() targets
+    return alternate(
+        [&](size_t i) {
+          if (reset) {
+            reset(*gTargets[i], mems[i]);
+            check(clFinish(gTargets[i]->session.queue()), "clFinish");
+          }
+          return gTargets[i]->launch(kernels[i], global, local);
+        },
+        kernels.size()); // the first kernels.size() targets
   }
 };
 
@@ -287,6 +289,14 @@ std::string header() {
   for (auto &t : gTargets)
     h += " | " + t->label;
   return h;
+}
+
+// A table's first two lines: `first`, a column per platform, and PoCL / FiberCL.
+void printRatioTableHead(const char *first) {
+  std::printf("| %s%s | PoCL / FiberCL |\n|---|", first, header().c_str());
+  for (size_t i = 0; i < gTargets.size(); ++i)
+    std::printf("---|");
+  std::printf("---|\n");
 }
 
 void streaming(unsigned threads) {
@@ -415,10 +425,7 @@ void barriers() {
   const int iters = 100;
   std::printf("\n### Barrier loop: 65,536 work-items, 100 rounds of 2 barriers (ns per "
               "work-item per barrier, lower is better)\n\n");
-  std::printf("| work-group size%s | PoCL / FiberCL |\n|---|", header().c_str());
-  for (size_t i = 0; i < gTargets.size(); ++i)
-    std::printf("---|");
-  std::printf("---|\n");
+  printRatioTableHead("work-group size");
   std::vector<float> init(n);
   for (size_t i = 0; i < n; ++i)
     init[i] = 0; // bit pattern 0: the kernel treats the data as uint
@@ -507,10 +514,7 @@ void takingTurns() {
 void blocking() {
   std::printf("\n### Blocking kernels (ms, lower is better; FIBERCL_THREADS=%s)\n\n",
               std::getenv("FIBERCL_THREADS") ? std::getenv("FIBERCL_THREADS") : "unset");
-  std::printf("| kernel%s | PoCL / FiberCL |\n|---|", header().c_str());
-  for (size_t i = 0; i < gTargets.size(); ++i)
-    std::printf("---|");
-  std::printf("---|\n");
+  printRatioTableHead("kernel");
   const auto row = [](const char *name, const std::vector<double> &secs) {
     std::printf("| %s", name);
     for (double sec : secs)

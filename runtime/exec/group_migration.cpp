@@ -2,7 +2,6 @@
 #include "runtime/exec/group_migration.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "runtime/exec/yield_launch.hpp"
@@ -30,29 +29,26 @@ template <typename Fn> void forEachStack(YieldGroup &y, Fn fn) noexcept {
 
 } // namespace
 
-int64_t GroupMigration::nowNs() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 uint64_t GroupMigration::resident() const noexcept {
-  int64_t sum = 0; // a group may finish on another worker than the one that admitted it
-  for (const Slot &slot : resident_)
-    sum += slot.v.load(std::memory_order_relaxed);
+  const int64_t sum = resident_.sum(); // a group may finish on another worker
   return sum > 0 ? uint64_t(sum) : 0;
 }
 
-void GroupMigration::enable(bool on) noexcept {
-  enabled_ = on;
-  startNs_ = nowNs();
+void GroupMigration::resumed(YieldGroup &y) const noexcept {
+  if (enabled_)
+    y.resumedAt = ticks();
+}
+
+void GroupMigration::suspended(YieldGroup &y) const noexcept {
+  if (enabled_)
+    y.longStretches = ticks() - y.resumedAt >= kWorthMovingTicks ? y.longStretches + 1 : 0;
 }
 
 YieldGroup *GroupMigration::balance(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   if (!enabled_ || !sh.start.ringDone())
     return nullptr;
   if (!open_.load(std::memory_order_relaxed)) {
-    if (nowNs() - startNs_ < kDelayNs)
+    if (sh.clock.nowNs() < kDelayNs)
       return nullptr;
     open_.store(true, std::memory_order_relaxed);
   }
@@ -82,7 +78,8 @@ void GroupMigration::give(YieldShared &sh, LocalSched &L) noexcept {
   while (L.groups.size() >= 2 && L.groups.size() > share.high) {
     // The group that ran least recently here (policies pick in list order) among those
     // with work to do: not started yet, or that ran for kWorthMovingTicks before each of
-    // its last two suspensions. Groups that only wait -- an inter-group barrier's that do nothing else
+    // its last two suspensions. Groups that only wait -- an inter-group barrier's that do nothing
+    // else
     // -- run no sooner elsewhere: moving them spread the waiting over two caches, 30%
     // slower.
     auto movable = std::find_if(L.groups.begin(), L.groups.end(), [&](YieldGroup *g) {

@@ -30,10 +30,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <vector>
+
+#include "runtime/exec/worker_slots.hpp"
 
 namespace fibercl::exec {
 
@@ -44,9 +47,9 @@ struct YieldShared;
 
 class GroupMigration {
 public:
-  // Whether groups of this launch may move at all (see above). Called when the launch
-  // is made: groups move only kDelayNs after that.
-  void enable(bool on) noexcept;
+  // Whether groups of this launch may move at all (see above). Groups move only
+  // kDelayNs after the launch began (its progress clock).
+  void enable(bool on) noexcept { enabled_ = on; }
   bool enabled() const noexcept { return enabled_; }
 
   // A group was admitted / finished on `worker`. Counted per worker (a counter both
@@ -54,11 +57,11 @@ public:
   // only when groups may move.
   void admitted(unsigned worker) noexcept {
     if (enabled_)
-      resident_[worker % kSlots].v.fetch_add(1, std::memory_order_relaxed);
+      resident_.add(worker, 1);
   }
   void finished(unsigned worker) noexcept {
     if (enabled_)
-      resident_[worker % kSlots].v.fetch_sub(1, std::memory_order_relaxed);
+      resident_.add(worker, -1);
   }
 
   // At a worker's decision, after the start: gives groups away if others asked and
@@ -72,6 +75,10 @@ public:
   // The worker leaves the launch: withdraws its request.
   void leave(LocalSched &L) noexcept;
 
+  // `y` gets its worker / gives it away: how long it ran (is it worth moving?).
+  void resumed(YieldGroup &y) const noexcept;
+  void suspended(YieldGroup &y) const noexcept;
+
   // A cheap clock for how long groups run between switches: the time-stamp counter
   // where there is one (at least 1 GHz on any x86-64 this runs on: kWorthMovingTicks is
   // at most 10 us), else the steady clock in nanoseconds.
@@ -79,10 +86,11 @@ public:
 #if defined(__x86_64__)
     return int64_t(__builtin_ia32_rdtsc());
 #else
-    return nowNs();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 #endif
   }
-  static int64_t nowNs() noexcept;
   // A suspended group is worth moving if it has not started, or ran at least this long
   // (ticks()) before each of its last two suspensions (one long stretch may be the
   // thread's preemption): a group that only waits runs no sooner elsewhere.
@@ -101,15 +109,10 @@ private:
   static constexpr int64_t kDelayNs = 50'000;
 
   bool enabled_ = false;
-  int64_t startNs_ = 0;
-  std::atomic<bool> open_{false};     // kDelayNs have passed
-  struct alignas(64) Slot {
-    std::atomic<int64_t> v{0};
-  };
-  static constexpr unsigned kSlots = 16;
-  Slot resident_[kSlots]; // admitted minus finished, per worker slot
+  std::atomic<bool> open_{false}; // kDelayNs have passed
+  WorkerSlots resident_;          // admitted minus finished (a group may finish elsewhere)
   uint64_t resident() const noexcept;
-  std::atomic<int> asking_{0};        // requests not served yet
+  std::atomic<int> asking_{0}; // requests not served yet
   std::atomic<size_t> movingCount_{0};
   std::mutex mutex_;
   std::vector<YieldGroup *> moving_; // handed over, not adopted yet

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 
+#include "runtime/exec/worker_slots.hpp"
+
 namespace fibercl::exec {
 
 class ProgressClock {
@@ -17,15 +19,8 @@ public:
   ProgressClock(const ProgressClock &) = delete;
   ProgressClock &operator=(const ProgressClock &) = delete;
 
-  void event(unsigned worker) noexcept {
-    epochs_[worker % kSlots].v.fetch_add(1, std::memory_order_acq_rel);
-  }
-  uint64_t epoch() const noexcept {
-    uint64_t sum = 0;
-    for (const Slot &e : epochs_)
-      sum += e.v.load(std::memory_order_acquire);
-    return sum;
-  }
+  void event(unsigned worker) noexcept { epochs_.add(worker, 1, std::memory_order_acq_rel); }
+  uint64_t epoch() const noexcept { return uint64_t(epochs_.sum(std::memory_order_acquire)); }
   // Nanoseconds since the launch began.
   int64_t nowNs() const noexcept {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
@@ -51,11 +46,7 @@ public:
   std::atomic<bool> checking{false};
 
 private:
-  struct alignas(64) Slot {
-    std::atomic<uint64_t> v{0};
-  };
-  static constexpr unsigned kSlots = 16;
-  Slot epochs_[kSlots];
+  WorkerSlots epochs_;
   std::atomic<uint64_t> watchEpoch_{~0ull}; // the epoch the watchdog last saw
   std::atomic<int64_t> watchSinceNs_{0};    // ... and since when
   std::chrono::steady_clock::time_point start_;

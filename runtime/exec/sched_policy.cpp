@@ -39,6 +39,15 @@ uint64_t jitter() noexcept {
   return rng.below(16);
 }
 
+// Parallel policies: does `y` get the short countdown of a group that spins? Yes if it
+// made no progress; and, in a loop that may wait, if its first progress since it
+// waited was its own step (its arrival at an inter-group barrier, its turn): it may be
+// waiting again now. One that keeps progressing (its second progress in a row:
+// runLength counts them) gets the long countdown.
+bool countsAsSpinning(const YieldGroup &y, bool progressed, bool waitingSite) noexcept {
+  return !progressed || (waitingSite && y.runLength <= 1);
+}
+
 class FairPolicy final : public SchedulerPolicy {
   static constexpr uint32_t kMaxRun = 16;
   static constexpr uint32_t kWaitsInPlace = 8;
@@ -48,7 +57,9 @@ public:
     return Scheduling::nameOf(Scheduling::Policy::Fair);
   }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
-  uint64_t countdown(bool spinning, size_t local) noexcept override {
+  uint64_t countdown(const YieldGroup &y, bool progressed, bool waitingSite,
+                     size_t local) noexcept override {
+    const bool spinning = countsAsSpinning(y, progressed, waitingSite);
     if (spinning && local > 1)
       return kSpinBesideOthersCountdown + jitter() / 4;
     return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
@@ -100,8 +111,10 @@ public:
     return Scheduling::nameOf(Scheduling::Policy::Unfair);
   }
   uint64_t initialCountdown() noexcept override { return kParallelCountdown; }
-  uint64_t countdown(bool spinning, size_t) noexcept override {
-    return (spinning ? kSpinCountdown : kProgressCountdown) + jitter();
+  uint64_t countdown(const YieldGroup &y, bool progressed, bool waitingSite,
+                     size_t) noexcept override {
+    return (countsAsSpinning(y, progressed, waitingSite) ? kSpinCountdown : kProgressCountdown) +
+           jitter();
   }
   bool gpuLikeStart() const noexcept override { return false; }
   bool admitsInPlace() const noexcept override { return true; }
@@ -133,7 +146,9 @@ public:
     return Scheduling::nameOf(fair_ ? Scheduling::Policy::Fair : Scheduling::Policy::Unfair);
   }
   uint64_t initialCountdown() noexcept override { return 1 + rng_.below(8); }
-  uint64_t countdown(bool, size_t) noexcept override { return 1 + rng_.below(8); }
+  uint64_t countdown(const YieldGroup &, bool, bool, size_t) noexcept override {
+    return 1 + rng_.below(8);
+  }
   bool gpuLikeStart() const noexcept override { return fair_; }
   bool admitsInPlace() const noexcept override { return !fair_; }
   bool switchAtYield(YieldGroup &y, bool progressed, bool canAdmit,

@@ -39,10 +39,11 @@ public:
   // Yield points a group passes before its first decision (large: groups that do
   // not spin finish without switching).
   virtual uint64_t initialCountdown() noexcept = 0;
-  // Yield points before the next decision. `spinning`: the group made no progress
-  // (no changing atomic write) since its previous decision.
-  // `local`: occupants on this worker (including the group).
-  virtual uint64_t countdown(bool spinning, size_t local) noexcept = 0;
+  // Yield points before `y`'s next decision. `progressed`: it made progress (a
+  // changing write or an advance) since its previous decision; `waitingSite`: the
+  // decision is in a loop that may wait; `local`: occupants on this worker (with y).
+  virtual uint64_t countdown(const YieldGroup &y, bool progressed, bool waitingSite,
+                             size_t local) noexcept = 0;
   // At a yield point of `y` (past the GPU-like start): true to suspend it and return
   // to the worker's loop. `progressed`: it made progress since its previous decision;
   // `canAdmit`: a waiting group could be admitted now; `local`: occupants on this

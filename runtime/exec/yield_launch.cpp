@@ -68,8 +68,8 @@ YieldShared::YieldShared(Job &j, uint64_t n, unsigned workers, DeviceSlots *slot
       maxRunners(runnersFor(workers)), total(n), remaining(n),
       coop(coopLaunchOf(j, n, S, remaining, slots)), groups(j, n, S, coop.get()),
       start(policy->gpuLikeStart(), coop ? coop->initialStarts() : n,
-            occupancyFromStacks ? 0 : S.occupancy), trace(S, clock),
-      info(new GroupInfo[n]) {
+            occupancyFromStacks ? 0 : S.occupancy),
+      trace(S, clock), info(new GroupInfo[n]) {
   if (coop)
     remaining.store(coop->initialStarts());
   migration.enable(!S.deterministic && S.policy == Scheduling::Policy::Fair && !coop &&
@@ -114,8 +114,7 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
     info.phase.store(uint8_t(GroupPhase::Running), std::memory_order_release);
   y.started = true;
   info.onWorker.store(1, std::memory_order_release);
-  if (sh.migration.enabled())
-    y.resumedAt = GroupMigration::ticks();
+  sh.migration.resumed(y);
   r.group.ctx = &y.ctx;
   r.kernelName = sh.job.range.kernelName.c_str();
   r.describeSite = &sh.job.range.describeSite;
@@ -192,8 +191,8 @@ YieldGroup *chooseNext(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup *la
     }
     sh.start.checkMoves(L.start, sh.clock); // this worker's groups past the start run meanwhile
   }
-  const bool admissionTurn = sh.policy->admitsAtEverySwitch() ? admitFirst
-                                                               : L.turnsBeforeAdmission == 0;
+  const bool admissionTurn =
+      sh.policy->admitsAtEverySwitch() ? admitFirst : L.turnsBeforeAdmission == 0;
   if (admissionTurn || L.groups.empty()) {
     admitFirst = false;
     const size_t here = L.groups.size();

@@ -104,21 +104,14 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     y->ys.countdown = 1;
   } else {
     go = sh.policy->switchAtYield(*y, progressed, canAdmit, y->local->groups.size());
-    // In a loop that may wait, a group whose first progress since it waited is its own
-    // step (its arrival at an inter-group barrier, its turn) is asked again soon: it may
-    // be waiting again now. One that keeps progressing gets the long countdown (its
-    // second progress in a row: runLength counts them).
-    const bool askSoon = (rawSite & FIBERCL_SITE_WAITING) && y->runLength <= 1;
-    y->ys.countdown = sh.policy->countdown(!progressed || askSoon, y->local->groups.size());
+    y->ys.countdown = sh.policy->countdown(*y, progressed, rawSite & FIBERCL_SITE_WAITING,
+                                           y->local->groups.size());
   }
   y->ys.checking = wantsAwaitChecks(sh, *y);
   if (!go)
     return;
   ++y->local->tally.switches;
-  if (sh.migration.enabled()) {
-    const bool longStretch = GroupMigration::ticks() - y->resumedAt >= GroupMigration::kWorthMovingTicks;
-    y->longStretches = longStretch ? y->longStretches + 1 : 0;
-  }
+  sh.migration.suspended(*y);
   SanFibers &san = g.runner->san;
   y->suspendedOn = san.running; // the group's own stack or a work-item's
   sanSwitching(san, san.thread);

@@ -35,8 +35,8 @@ uint32_t constantArg(const llvm::CallInst *call, unsigned i) {
 
 } // namespace
 
-void markBarrierDecision(const llvm::CallInst *barrier, llvm::Instruction *before,
-                         llvm::Value *ctx, uint32_t yieldSite) {
+void markBarrierDecision(const llvm::CallInst *barrier, llvm::Instruction *before, llvm::Value *ctx,
+                         uint32_t yieldSite) {
   llvm::Module &m = *before->getModule();
   llvm::LLVMContext &c = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(c);
@@ -75,8 +75,8 @@ llvm::Value *loadYieldState(llvm::Instruction *before, llvm::Value *ctx) {
   return b.CreateIntToPtr(b.CreateLoad(b.getInt64Ty(), field, "yield_state"), b.getPtrTy());
 }
 
-void emitYieldPoint(llvm::Instruction *before, llvm::Value *ctx, llvm::Value *state,
-                    uint32_t site, const llvm::DebugLoc &loc) {
+void emitYieldPoint(llvm::Instruction *before, llvm::Value *ctx, llvm::Value *state, uint32_t site,
+                    const llvm::DebugLoc &loc) {
   llvm::FunctionCallee hostYield = declareHostFunction(*before->getModule(), HostFunction::YIELD);
   llvm::IRBuilder<> b(ifScheduled(state, before).then);
   b.SetCurrentDebugLocation(loc);

@@ -24,8 +24,8 @@ namespace fibercl::compiler {
 
 // The marker of the decision with yield site `yieldSite` after `barrier` (a call to
 // FIBERCL_HOST_BARRIER), placed before `before`.
-void markBarrierDecision(const llvm::CallInst *barrier, llvm::Instruction *before,
-                         llvm::Value *ctx, uint32_t yieldSite);
+void markBarrierDecision(const llvm::CallInst *barrier, llvm::Instruction *before, llvm::Value *ctx,
+                         uint32_t yieldSite);
 
 // The yield sites of `body`'s barrier decisions, by barrier site.
 std::map<uint32_t, uint32_t> barrierDecisionSites(const llvm::Function &body);
@@ -40,8 +40,8 @@ void lowerBarrierDecisions(llvm::Function &f);
 // groups, counts the countdown down and, at zero, calls __fibercl_host_yield(ctx,
 // site). `state` is the group's fcl_yield_state pointer (loadYieldState), null if the
 // launch does not schedule.
-void emitYieldPoint(llvm::Instruction *before, llvm::Value *ctx, llvm::Value *state,
-                    uint32_t site, const llvm::DebugLoc &loc);
+void emitYieldPoint(llvm::Instruction *before, llvm::Value *ctx, llvm::Value *state, uint32_t site,
+                    const llvm::DebugLoc &loc);
 
 // The group's fcl_yield_state pointer, loaded from `ctx` before `before`.
 llvm::Value *loadYieldState(llvm::Instruction *before, llvm::Value *ctx);
