@@ -6,6 +6,8 @@
 
 #include <CL/cl_fibercl.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -54,6 +56,33 @@ std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t 
   return "site #" + std::to_string(id);
 }
 
+// Groups of at most this many work-items get a work-group function compiled for their
+// size when the kernel has barrier regions (FIBERCL_SPECIALISE=N changes it, 0 turns
+// it off). The barrier loop of bench/limits_bench.cpp, ms for 65,536 work-items:
+// 16: 2.24 -> 0.79, 64: 1.18 -> 0.46, 256: 1.06 -> 0.21, but 512: 1.10 -> 1.32 (its
+// copy's loops are unrolled past what the registers hold; 57 ms to compile).
+constexpr uint64_t kSpecialiseUpToItems = 256;
+
+// The work-group function for this launch: specialised for its size when every group
+// has that size (a uniform launch) and the kernel gains from it.
+fcl_work_group_fn entryFor(const Kernel &k, const LaunchGeometry &g) {
+  if (!k.info().barrierRegions)
+    return k.entry();
+  const char *env = std::getenv("FIBERCL_SPECIALISE"); // read at each launch, like the rest
+  uint64_t upTo = env ? std::strtoull(env, nullptr, 10) : kSpecialiseUpToItems;
+  uint64_t size[3] = {1, 1, 1}, items = 1;
+  for (uint32_t d = 0; d < g.workDim; ++d) {
+    if (g.local[d] == 0 || g.global[d] % g.local[d] != 0)
+      return k.entry();
+    size[d] = g.local[d];
+    items *= g.local[d];
+  }
+  if (items > upTo)
+    return k.entry();
+  fcl_work_group_fn specialised = k.specialisedEntry(size);
+  return specialised ? specialised : k.entry();
+}
+
 class CpuLaunch final : public DeviceLaunch {
 public:
   CpuLaunch(exec::Executor &executor, exec::NDRange range)
@@ -81,7 +110,7 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
     range.globalSize[d] = g.global[d];
     range.localSize[d] = g.local[d];
   }
-  range.entry = k.entry();
+  range.entry = entryFor(k, g);
   range.kernelName = k.name();
   range.args = args;
   range.localMemSize = localMemSize;

@@ -30,6 +30,10 @@ Kernel::Kernel(const Kernel &other)
 
 Kernel::~Kernel() { program_->kernelDetached(); }
 
+fcl_work_group_fn Kernel::specialisedEntry(const uint64_t localSize[3]) const {
+  return built_->executable ? built_->executable->specialisedEntry(name(), localSize) : nullptr;
+}
+
 void Kernel::computeLayout() {
   size_t off = 0;
   offsets_.resize(info_->args.size());

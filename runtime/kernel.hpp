@@ -35,6 +35,9 @@ public:
   const compiler::KernelInfo &info() const { return *info_; }
   const std::string &name() const { return info_->name; }
   fcl_work_group_fn entry() const { return entry_; }
+  // entry() compiled for groups of exactly `localSize` (compiler::Executable's
+  // specialisedEntry), or null.
+  fcl_work_group_fn specialisedEntry(const uint64_t localSize[3]) const;
   size_t numArgs() const { return info_->args.size(); }
 
   // clSetKernelArg once validated: the argument's bytes, a buffer (may be null), or

@@ -17,11 +17,19 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <tuple>
 
 #include "binary_format.hpp"
 #include "compiler_stack.hpp"
 #include "fibercl/compiler/compiler.hpp"
+#include "fibercl/compiler/debug.hpp"
 #include "host_target.hpp"
+#include "local_size_specialisation.hpp"
 #include "passes/passes.hpp"
 #include "vector_math.hpp"
 
@@ -51,13 +59,73 @@ public:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<KernelInfo> kernelTable;
   std::map<std::string, fcl_work_group_fn> entries;
+  // The optimised IR, kept when a kernel may be specialised (it has barrier regions).
+  std::string bitcode;
 
   const std::vector<KernelInfo> &kernels() const override { return kernelTable; }
   fcl_work_group_fn entry(const std::string &kernelName) const override {
     auto it = entries.find(kernelName);
     return it == entries.end() ? nullptr : it->second;
   }
+  fcl_work_group_fn specialisedEntry(const std::string &kernelName,
+                                     const uint64_t localSize[3]) const override;
+
+private:
+  fcl_work_group_fn specialise(const std::string &kernelName, const uint64_t localSize[3]) const;
+
+  mutable std::mutex specialisedLock_;
+  // Made or refused (null) for (kernel, x, y, z).
+  mutable std::map<std::tuple<std::string, uint64_t, uint64_t, uint64_t>, fcl_work_group_fn>
+      specialised_;
 };
+
+fcl_work_group_fn JitExecutable::specialisedEntry(const std::string &kernelName,
+                                                  const uint64_t localSize[3]) const {
+  if (bitcode.empty())
+    return nullptr;
+  std::lock_guard<std::mutex> hold(specialisedLock_);
+  auto key = std::make_tuple(kernelName, localSize[0], localSize[1], localSize[2]);
+  auto it = specialised_.find(key);
+  if (it == specialised_.end())
+    it = specialised_
+             .emplace(key, onCompilerStack([&] { return specialise(kernelName, localSize); },
+                                           [&](const std::string &how) {
+                                             if (debugChannel("specialise"))
+                                               llvm::errs() << "FiberCL: the compiler crashed "
+                                                               "specialising '"
+                                                            << kernelName << "': " << how << "\n";
+                                             return fcl_work_group_fn(nullptr);
+                                           }))
+             .first;
+  return it->second;
+}
+
+fcl_work_group_fn JitExecutable::specialise(const std::string &kernelName,
+                                            const uint64_t localSize[3]) const {
+  auto started = std::chrono::steady_clock::now();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::string name, why;
+  std::unique_ptr<llvm::Module> m =
+      specialiseWorkGroupFunction(*context, bitcode, kernelName, localSize, name, why);
+  if (m) {
+    if (auto err = jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(context))))
+      why = llvm::toString(std::move(err));
+    else if (auto address = jit->lookup(name)) {
+      if (debugChannel("specialise"))
+        llvm::errs() << "FiberCL: " << name << " compiled in "
+                     << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                  started)
+                            .count()
+                     << " ms\n";
+      return address->toPtr<fcl_work_group_fn>();
+    } else
+      why = llvm::toString(address.takeError());
+  }
+  if (debugChannel("specialise"))
+    llvm::errs() << "FiberCL: kernel '" << kernelName
+                 << "' keeps its generic work-group function: " << why << "\n";
+  return nullptr;
+}
 
 } // namespace
 
@@ -145,6 +213,9 @@ std::unique_ptr<Executable> loadHere(const Binary &binary, const HostSymbols &ho
     }
     executable->entries[k.name] = address->toPtr<fcl_work_group_fn>();
   }
+  if (std::any_of(decoded.kernels.begin(), decoded.kernels.end(),
+                  [](const KernelInfo &k) { return k.barrierRegions; }))
+    executable->bitcode = std::move(decoded.bitcode);
   executable->kernelTable = std::move(decoded.kernels);
   executable->jit = std::move(*jit);
   return executable;

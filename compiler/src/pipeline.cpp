@@ -38,6 +38,9 @@
 //  7. EndlessLoopsPass, on the optimised code: a loop with no exit left (typically a
 //     wait on a plain load, which O3 reads once, before the loop) reports and fails the
 //     command when entered, instead of hanging it.
+//  8. Later, at a launch: a kernel with barrier regions may get a copy of its
+//     work-group function for the launch's work-group size, made from this optimised
+//     IR (local_size_specialisation.hpp; reoptimise below runs O3 over it again).
 #include "pipeline.hpp"
 #include "vector_width.hpp"
 
@@ -233,13 +236,17 @@ struct VectorizeRemarks : llvm::DiagnosticHandler {
   }
 };
 
-enum class Then { Nothing, O0, O3 };
+// O3Again: O3 over code it has optimised before (local_size_specialisation.cpp), without
+// FiberCL's vectoriser passes (its work-item loops are vectorised already) and without
+// guarded math variants (their definitions were made at the first optimisation).
+enum class Then { Nothing, O0, O3, O3Again };
 
 // Runs the passes `add` adds (then O3 or O0). False, with the reason in `log`, when
 // FIBERCL_DEBUG=verify finds a FiberCL pass that left invalid IR.
 bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string &log,
                llvm::function_ref<void(llvm::ModulePassManager &)> add) {
-  bool optimise = then == Then::O3;
+  bool optimise = then == Then::O3 || then == Then::O3Again;
+  bool first = then == Then::O3;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -254,14 +261,14 @@ bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string 
   // Registered before the defaults so that the vectoriser sees the vector math variants.
   llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
   if (optimise)
-    addVectorMathFunctions(tlii, *tm, /*withGuarded=*/true);
+    addVectorMathFunctions(tlii, *tm, /*withGuarded=*/first);
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  if (optimise)
+  if (first)
     pb.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(SmallVectorScalarizerPass());
@@ -273,7 +280,7 @@ bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string 
     m.getContext().setDiagnosticHandler(std::make_unique<VectorizeRemarks>());
   llvm::ModulePassManager mpm;
   add(mpm);
-  if (then == Then::O3)
+  if (optimise)
     mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
   else if (then == Then::O0)
     mpm.addPass(pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0));
@@ -400,6 +407,19 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     m.print(llvm::errs(), nullptr);
   }
   return true;
+}
+
+bool reoptimise(llvm::Module &m, std::string &log) {
+  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine();
+  if (!tm) {
+    log += "internal error: this host CPU is not supported by LLVM\n";
+    return false;
+  }
+  return runPasses(m, tm.get(), Then::O3Again, log, [](llvm::ModulePassManager &) {}) &&
+         runPasses(m, tm.get(), Then::Nothing, log, [](llvm::ModulePassManager &mpm) {
+           mpm.addPass(llvm::createModuleToFunctionPassAdaptor(ContiguousGathersPass()));
+           mpm.addPass(EndlessLoopsPass());
+         });
 }
 
 } // namespace fibercl::compiler

@@ -20,4 +20,9 @@ namespace fibercl::compiler {
 bool finalizeExecutable(llvm::Module &module, const BuildOptions &options,
                         std::vector<KernelInfo> &kernels, std::string &log);
 
+// O3 again over IR finalizeExecutable made and a specialisation changed (constants in
+// place of loads), then the endless-loop check. False, with the reason in `log`, if
+// FIBERCL_DEBUG=verify finds invalid IR.
+bool reoptimise(llvm::Module &module, std::string &log);
+
 } // namespace fibercl::compiler

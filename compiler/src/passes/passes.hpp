@@ -113,6 +113,13 @@ struct EndlessLoopsPass : llvm::PassInfoMixin<EndlessLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// A gather whose lanes read every element of a contiguous run, in any order, becomes
+// a vector load of the run and a shuffle (contiguous_gathers.cpp). Such gathers appear
+// once a work-group's size is a constant (local_size_specialisation.hpp).
+struct ContiguousGathersPass : llvm::PassInfoMixin<ContiguousGathersPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // x86's div and idiv trap on a zero divisor and on MIN / -1, where OpenCL C only
 // leaves the result undefined (a GPU computes something and goes on). The divisor of
 // every integer division and remainder that may be one of those becomes 1 there:

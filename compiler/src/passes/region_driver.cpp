@@ -4,7 +4,8 @@
 //   __fibercl_wg_K(args, ctx) {
 //     load K's arguments once; frames = FIBERCL_HOST_REGIONS_BEGIN(ctx, n, bytes)
 //     region = 0
-//     loop: for each work-item (z, y, x): site[item] = K.fibercl.region.<region>(...)
+//     loop: uniform = a copy of the uniform values the last round stored
+//           for each work-item (z, y, x): site[item] = K.fibercl.region.<region>(...)
 //           next = the site every work-item returned (FIBERCL_HOST_ROUND_END checks
 //                  them; a region with one possible exit needs no check)
 //           if next == 0: done; count a barrier round; region = next; the group's
@@ -29,6 +30,10 @@
 #include "work_item_loop.hpp"
 
 namespace fibercl::compiler {
+
+// The runtime's frames are 64-byte aligned, and so is each part of them
+// (barrier_regions.cpp rounds every size up to 64).
+constexpr unsigned kFramesAlignment = 64;
 
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
                        const RegionPlan &plan, const std::map<uint32_t, uint32_t> &decisions,
@@ -62,6 +67,20 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::Value *sites =
       b.CreateConstGEP1_64(b.getInt8Ty(), uniformA, 2 * plan.uniformBytes, "sites");
 
+  // What the regions read of the uniform values: a copy of `uniform.in` made before
+  // each round, on the stack. Nothing the round calls can write the copy, so LLVM
+  // reads each value once, before the work-item loop, and a condition on one (the exit
+  // test of a loop with a barrier in it) is seen to be the same for every work-item:
+  // the loop can be split on it and vectorised. Read in place, every work-item would
+  // read it again after any call (a yield point, an atomic) that might have written it.
+  llvm::Value *uniformCopy = nullptr;
+  if (plan.uniformBytes > 0) {
+    llvm::AllocaInst *copy =
+        b.CreateAlloca(b.getInt8Ty(), b.getInt64(plan.uniformBytes), "uniform.copy");
+    copy->setAlignment(llvm::Align(kFramesAlignment));
+    uniformCopy = copy;
+  }
+
   auto *dispatch = llvm::BasicBlock::Create(c, "dispatch", &wg);
   auto *finished = llvm::BasicBlock::Create(c, "finished", &wg);
   std::vector<llvm::BasicBlock *> starts;
@@ -79,6 +98,12 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
     llvm::Value *in = k == 0 ? uniformB : static_cast<llvm::Value *>(uniformIn);
     llvm::Value *out = k == 0 ? uniformA : static_cast<llvm::Value *>(uniformOut);
     b.SetInsertPoint(starts[k]);
+    llvm::Value *read = in;
+    if (uniformCopy && k > 0) {
+      b.CreateMemCpy(uniformCopy, llvm::Align(kFramesAlignment), in, llvm::Align(kFramesAlignment),
+                     plan.uniformBytes);
+      read = uniformCopy;
+    }
     bool check = region.exits.size() > 1;
     // Where every work-item stopped: OR and AND of the sites agree only if all are
     // equal (vectorisable reductions); the runtime then only looks at the stored sites
@@ -88,7 +113,7 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
         [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
             llvm::Value *index, std::vector<llvm::Value *> &acc) {
           std::vector<llvm::Value *> callArgs = values;
-          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
+          callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, read, out});
           llvm::Value *site = b.CreateCall(region.step, callArgs);
           if (!check)
             return;

@@ -4,6 +4,7 @@
 // before the barrier. Checked by its shape and by running it.
 #include <gtest/gtest.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 
 #include <cstdint>
 #include <map>
@@ -157,6 +158,33 @@ TEST_F(RegionDriver, OnlyRegionsWithSeveralExitsAreChecked) {
   // work-items disagree.
   EXPECT_EQ(callsTo(wg("loop"), FIBERCL_HOST_ROUND_END).size(), 1u) << print(*m);
   EXPECT_EQ(regionCalls("loop"), (std::vector<size_t>{1, 1}));
+}
+
+// loop's `s` is the same for every work-item: it lives once per group, and the region
+// after the barrier reads it from a copy on the stack made before its work-items run
+// (which LLVM can read once, whatever the work-items call).
+TEST_F(RegionDriver, RegionsReadUniformValuesFromACopyMadeBeforeTheRound) {
+  ASSERT_GT(plans["loop"].uniformBytes, 0u);
+  llvm::AllocaInst *copy = nullptr;
+  for (llvm::Instruction &i : wg("loop").getEntryBlock())
+    if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i))
+      if (a->getName() == "uniform.copy")
+        copy = a;
+  ASSERT_TRUE(copy) << print(*m);
+  unsigned memcpys = 0, steps = 0;
+  for (llvm::User *u : copy->users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(u)) {
+      if (llvm::isa<llvm::MemCpyInst>(call)) {
+        ++memcpys;
+        EXPECT_EQ(call->getArgOperand(0), copy);
+      } else if (call->getCalledFunction() == plans["loop"].regions[1].step) {
+        ++steps;
+      }
+    }
+  EXPECT_EQ(memcpys, 1u);
+  EXPECT_EQ(steps, 1u);
+  // Region 0 has nothing uniform to read yet.
+  EXPECT_TRUE(callsTo(wg("loop"), plans["loop"].regions[0].step->getName()).size() == 1);
 }
 
 TEST_F(RegionDriver, WorkItemsSeeWhatOthersWroteBeforeTheBarrier) {

@@ -180,6 +180,14 @@ public:
   virtual const std::vector<KernelInfo> &kernels() const = 0;
   // The work-group function of a kernel, or nullptr if there is no such kernel.
   virtual fcl_work_group_fn entry(const std::string &kernelName) const = 0;
+  // The kernel's work-group function compiled for groups of exactly `localSize` work-
+  // items (local_size_specialisation.hpp), made at the first call for that size; null
+  // when the kernel has no barrier regions or cannot be specialised (the generic
+  // entry() runs then). FIBERCL_DEBUG=specialise says which and why.
+  virtual fcl_work_group_fn specialisedEntry(const std::string &kernelName,
+                                             const uint64_t localSize[3]) const {
+    return nullptr;
+  }
 };
 
 // JIT-compiles an executable binary for this host. On failure returns nullptr and

@@ -1,0 +1,118 @@
+// specialiseWorkGroupFunction: a kernel with barrier regions, built from OpenCL C,
+// copied for one work-group size. The copy reads no size from its context, keeps its
+// frames on its own stack when they are small, and is the module's only external
+// definition; a kernel that writes a program-scope variable is not copied.
+#include <gtest/gtest.h>
+
+#include <llvm/ADT/APInt.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cstddef>
+
+#include "binary_format.hpp"
+#include "fibercl/compiler/compiler.hpp"
+#include "fibercl/kernel_abi.h"
+#include "ir_test.hpp"
+#include "local_size_specialisation.hpp"
+
+namespace fibercl::compiler::test {
+namespace {
+
+const char *kRotate = R"(
+kernel void rotate(global uint *data, local uint *buf, int iters) {
+  uint lid = get_local_id(0), l = get_local_size(0);
+  uint v = data[get_global_id(0)];
+  for (int t = 0; t < iters; ++t) {
+    buf[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = buf[lid + 1 == l ? 0 : lid + 1] + lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  data[get_global_id(0)] = v;
+}
+global int launches;
+kernel void counted(global int *out, local int *buf) {
+  buf[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0)
+    out[get_group_id(0)] = buf[get_local_size(0) - 1] + launches++;
+}
+)";
+
+std::string executableBitcode() {
+  Result built = build(kRotate, "-cl-std=CL2.0");
+  EXPECT_TRUE(built.success) << built.log;
+  DecodedBinary decoded;
+  EXPECT_TRUE(decodeBinary(built.binary.bytes.data(), built.binary.bytes.size(), decoded));
+  return decoded.bitcode;
+}
+
+// Loads of the size fields of fcl_group_ctx from f's context argument.
+unsigned sizeLoads(llvm::Function &f) {
+  const llvm::DataLayout &dl = f.getParent()->getDataLayout();
+  unsigned n = 0;
+  for (llvm::Instruction &i : llvm::instructions(f))
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+      llvm::APInt offset(64, 0);
+      if (load->getPointerOperand()->stripAndAccumulateConstantOffsets(dl, offset, true) !=
+          f.getArg(1))
+        continue;
+      uint64_t o = offset.getZExtValue();
+      n += o >= offsetof(fcl_group_ctx, enqueued_local_size) &&
+           o < offsetof(fcl_group_ctx, local_size) + 24;
+    }
+  return n;
+}
+
+TEST(LocalSizeSpecialisation, TheCopyReadsNoSizeAndKeepsItsFramesOnItsStack) {
+  std::string bitcode = executableBitcode();
+  llvm::LLVMContext context;
+  const uint64_t size[3] = {16, 1, 1};
+  std::string name, why;
+  auto m = specialiseWorkGroupFunction(context, bitcode, "rotate", size, name, why);
+  ASSERT_TRUE(m) << why;
+  EXPECT_EQ(name, "__fibercl_wg_rotate.local16x1x1");
+  EXPECT_EQ(verify(*m), "");
+  for (const llvm::Function &f : *m) {
+    if (!f.isDeclaration()) {
+      EXPECT_TRUE(f.getName() == name || f.hasLocalLinkage()) << f.getName().str();
+    }
+  }
+  llvm::Function *f = m->getFunction(name);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(sizeLoads(*f), 0u);
+  // The runtime is still told the group's shape, but asked for no frames.
+  std::vector<llvm::CallBase *> begins = callsTo(*f, FIBERCL_HOST_REGIONS_BEGIN);
+  ASSERT_EQ(begins.size(), 1u);
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(1))->getZExtValue(), 16u);
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(2))->getZExtValue(), 0u);
+}
+
+TEST(LocalSizeSpecialisation, LargeFramesStayWithTheRuntime) {
+  std::string bitcode = executableBitcode();
+  llvm::LLVMContext context;
+  const uint64_t size[3] = {1024, 1, 1};
+  std::string name, why;
+  auto m = specialiseWorkGroupFunction(context, bitcode, "rotate", size, name, why);
+  ASSERT_TRUE(m) << why;
+  std::vector<llvm::CallBase *> begins = callsTo(*m->getFunction(name), FIBERCL_HOST_REGIONS_BEGIN);
+  ASSERT_EQ(begins.size(), 1u);
+  EXPECT_GT(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(2))->getZExtValue(), 8192u);
+}
+
+TEST(LocalSizeSpecialisation, AKernelWithAProgramScopeVariableIsNotCopied) {
+  std::string bitcode = executableBitcode();
+  llvm::LLVMContext context;
+  const uint64_t size[3] = {16, 1, 1};
+  std::string name, why;
+  EXPECT_FALSE(specialiseWorkGroupFunction(context, bitcode, "counted", size, name, why));
+  EXPECT_NE(why.find("launches"), std::string::npos) << why;
+  EXPECT_FALSE(specialiseWorkGroupFunction(context, bitcode, "nosuchkernel", size, name, why));
+}
+
+} // namespace
+} // namespace fibercl::compiler::test
