@@ -32,7 +32,9 @@ typedef uint32_t fcl_u32;
  * after fences and barriers, and on the back-edges of loops that may spin -- run
  * inline:
  *     if (state && --countdown <= 0) FIBERCL_HOST_YIELD(ctx, site);
- * A write that changed global memory also does `progress += 1`. Inside a loop that
+ * Inside a loop that may spin, a write that changed global memory also does
+ * `progress += 1`, and so does entering such a loop from code that does not wait
+ * (what a group did before it got there is work). Inside a loop that
  * may spin, every change of private or __local memory (and every read of a pipe's
  * counters) adds a hash of its address and value to `observed`, and each back-edge
  * compares the iteration's state -- what it observed, the loop-carried values its

@@ -26,6 +26,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <functional>
 #include <string>
@@ -191,6 +192,29 @@ bool MaskedWorkItemLoop::usesPrivateMemory() const {
   return false;
 }
 
+// The work-item index a loop over x leaves behind is where the next row (y) starts: its
+// value after the loop is computed from the trip count instead, so that the only
+// values that leave the loop are the ones the work-items computed (which are refused).
+void MaskedWorkItemLoop::rewriteIndexExitValues() {
+  llvm::BasicBlock *exit = loop_.getExitBlock();
+  llvm::SCEVExpander expander(scev_, exit->getDataLayout(), "index.exit");
+  for (llvm::PHINode &phi : llvm::make_early_inc_range(exit->phis())) {
+    if (phi.use_empty() || phi.getNumIncomingValues() != 1)
+      continue;
+    auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(phi.getIncomingValue(0)));
+    if (!rec || rec->getLoop() != &loop_)
+      continue;
+    const llvm::SCEV *after = scev_.getSCEVAtScope(rec, loop_.getParentLoop());
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(after) || !scev_.isLoopInvariant(after, &loop_) ||
+        !expander.isSafeToExpand(after))
+      continue;
+    llvm::Value *value =
+        expander.expandCodeFor(after, phi.getType(), &*exit->getFirstInsertionPt());
+    phi.replaceAllUsesWith(value);
+    changedIR_ = true;
+  }
+}
+
 std::string MaskedWorkItemLoop::check() {
   if (!loop_.isLoopSimplifyForm())
     changedIR_ |= llvm::simplifyLoop(&loop_, &dominators_, &loops_, &scev_, nullptr, nullptr,
@@ -224,6 +248,7 @@ std::string MaskedWorkItemLoop::check() {
         !llvm::isa<llvm::SCEVConstant>(rec->getStepRecurrence(scev_)))
       return "a value carried from work-item to work-item";
   }
+  rewriteIndexExitValues();
   for (llvm::PHINode &phi : loop_.getExitBlock()->phis())
     if (!phi.use_empty())
       return "a value used after the work-item loop";
@@ -313,13 +338,14 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     MaskedWorkItemLoop v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
                          fam.getResult<llvm::ScalarEvolutionAnalysis>(f));
     const llvm::TargetLibraryInfo &libraryInfo = fam.getResult<llvm::TargetLibraryAnalysis>(f);
-    // kSerialItemsAttr: __local atomics lowered to plain operations, or the yield
-    // counters, make one work-item depend on the one before it. (Barrier regions of a
-    // yielding kernel kept the barrier's fence, which hid this, until its decision
-    // moved behind the fence: a __local histogram then lost counts.)
+    // kSerialItemsAttr: __local atomics lowered to plain operations make one work-item
+    // depend on the one before it. (Barrier regions of a yielding kernel kept the
+    // barrier's fence, which hid this, until its decision moved behind the fence: a
+    // __local histogram then lost counts.) Yield points are calls: check() refuses
+    // the loops that have one.
     std::string why = lanes < 2                            ? "no vector registers"
                       : f.hasFnAttribute(kSerialItemsAttr) ? "work-items run one after another "
-                                                             "(__local atomics or yield counters)"
+                                                             "(__local atomics)"
                                                            : v.check();
     if (why.empty())
       widenWorkItemLoop(v, libraryInfo, lanes);

@@ -61,6 +61,7 @@ public:
 
 private:
   std::string checkInstruction(const llvm::Instruction &i) const;
+  void rewriteIndexExitValues();
   bool usesPrivateMemory() const;
   bool orderLevel(llvm::Loop *level, std::vector<llvm::BasicBlock *> &nodes);
   bool isConsecutive(llvm::Value *pointer, llvm::Type *element) const;

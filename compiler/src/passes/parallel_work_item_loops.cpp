@@ -8,7 +8,7 @@
 // access in its access group) unless FiberCL's own code breaks the premise:
 //  - private memory: an alloca of the work-group function is one copy shared by every
 //    work-item, reused from one iteration to the next;
-//  - kSerialItemsAttr: atomics on __local memory made plain operations, yield counters;
+//  - kSerialItemsAttr: atomics on __local memory made plain operations;
 //  - atomics, volatile accesses, fences and calls that touch memory (only memcpy-like
 //    intrinsics on non-private memory and the inaccessible-memory ones are let in).
 // LLVM keeps access groups conservatively: an access a later pass creates without one

@@ -68,8 +68,10 @@ inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooper
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
-// between, as FiberCL compiles it (atomics on __local memory made plain, yield-point
-// counters): its work-item loops are not parallel. Copied to __fibercl_wg_K.
+// between, as FiberCL compiles it (atomics on __local memory made plain): its work-item
+// loops are not parallel. Copied to __fibercl_wg_K. (Yield points need no such mark:
+// they are calls, and a work-item loop with a call that touches memory is not taken
+// as parallel.)
 inline constexpr const char *kSerialItemsAttr = "fibercl-serial-items";
 
 // Gives a generated function `f` an artificial debug subprogram modelled on `like`

@@ -2,8 +2,9 @@
 // yield:
 //     state = (fcl_yield_state *)ctx->yield_state        (loop-invariant, hoisted)
 //     if (state && (int64)--state->countdown <= 0) __fibercl_host_yield(ctx, site);
-// and every write to shared memory that changed it does state->progress += 1; loops
-// that may spin also get failed-await checks (await_checks.hpp): the scheduler tells
+// and, inside loops that may spin, every write to shared memory that changed it does
+// state->progress += 1, as does entering such a loop; loops that may spin also get
+// failed-await checks (await_checks.hpp): the scheduler tells
 // groups that wait from groups that make progress by them. A launch that does not
 // schedule its groups (a kernel whose atomics cannot wait, in the default mode) has no
 // state: its yield points are a branch on a loop-invariant null, not a store next to
@@ -239,7 +240,7 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
             (llvm::isa<llvm::FenceInst>(i) && !isBarrierFence(i)))
           after.push_back({&i, kindOf(i, atomic), spin.waitingAt(i)});
         else if ((llvm::isa<llvm::StoreInst>(i) || llvm::isa<llvm::AnyMemIntrinsic>(i)) &&
-                 isShared(accessedPointer(i)))
+                 isShared(accessedPointer(i)) && spin.waitingAt(i))
           writes.push_back(&i);
       }
     // Only a kernel that can see other work-groups (atomics or volatile accesses on
@@ -268,11 +269,28 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
       }
     }
 
+    // Entering a loop that may spin from code that does not wait is progress (the
+    // scheduler judges a group only at yield points inside such loops: what it did
+    // before it got there, writes included, was work). Counted on the loop's entry
+    // instead of at every write outside such loops: a counter updated by every
+    // work-item's writes would keep the work-item loops of those regions from being
+    // vectorised.
+    std::vector<llvm::Instruction *> waitEntries;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      bool outermost = true;
+      for (llvm::Loop *l = loop->getParentLoop(); l; l = l->getParentLoop())
+        outermost &= !spin.spins(l);
+      if (spin.spins(loop) && outermost)
+        if (llvm::BasicBlock *preheader = loop->getLoopPreheader())
+          waitEntries.push_back(preheader->getTerminator());
+    }
     AwaitChecks awaits(body, loops, spin); // planned before any block is split
     Inserter inserter(body, *sites);
     awaits.insert(inserter.state());
     for (llvm::Instruction *w : writes)
       inserter.progressOfWrite(w, w->getNextNode());
+    for (llvm::Instruction *entry : waitEntries)
+      inserter.progress(entry, llvm::ConstantInt::getTrue(body.getContext()));
     for (const Point &p : after) {
       // Progress is counted before the yield point, where the scheduler looks at it.
       llvm::Instruction *next = p.at->getNextNode();
@@ -289,8 +307,10 @@ llvm::PreservedAnalyses YieldPointsPass::run(llvm::Module &m, llvm::ModuleAnalys
     }
     for (llvm::Instruction *terminator : latches)
       inserter.poll(terminator, terminator, SiteInfo::Kind::LoopPoll, true);
+    // Work-item loops with a yield point in them keep their work-items in order
+    // (ParallelWorkItemLoopsPass and the masked vectoriser refuse loops with calls that
+    // touch memory); the others may be vectorised.
     body.addFnAttr(kYieldsAttr);
-    body.addFnAttr(kSerialItemsAttr); // the countdown and progress counters
     if (debugChannel("yields"))
       reportYields(body, spin);
     if (!spin.empty())

@@ -5,6 +5,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 
+#include <cstddef>
+
 #include "fibercl/kernel_abi.h"
 #include "ir_test.hpp"
 #include "passes/passes.hpp"
@@ -124,6 +126,25 @@ sync:
   ret void
 }
 
+; out[x] = x; while (atomic_load(flag) == 0) out[x + 1] = 7;
+define void @written.fibercl.body(ptr addrspace(1) %flag, ptr addrspace(1) %out, ptr %ctx, i32 %x, i32 %y, i32 %z) #7 {
+entry:
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %x
+  store i32 %x, ptr addrspace(1) %p, align 4
+  %x1 = add i32 %x, 1
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %x1
+  br label %wait
+wait:
+  %v = load atomic i32, ptr addrspace(1) %flag acquire, align 4
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %done, label %again
+again:
+  store i32 7, ptr addrspace(1) %q, align 4
+  br label %wait
+done:
+  ret void
+}
+
 declare void @__fibercl_host_barrier(ptr, i32, i32)
 
 attributes #0 = { "fibercl-kernel"="spin" }
@@ -133,6 +154,7 @@ attributes #3 = { "fibercl-kernel"="private" }
 attributes #4 = { "fibercl-kernel"="tries" }
 attributes #5 = { "fibercl-kernel"="counted" }
 attributes #6 = { "fibercl-kernel"="barrier" }
+attributes #7 = { "fibercl-kernel"="written" }
 )";
 
 class YieldPoints : public ::testing::Test {
@@ -173,6 +195,28 @@ protected:
             if (llvm::isa<llvm::ZExtInst>(u))
               return true;
     return false;
+  }
+  // Updates of the yield state's progress counter, and of them, those that add
+  // whether a store changed memory (not a constant).
+  unsigned progressUpdates(const char *kernel, unsigned *ofChanges = nullptr) {
+    unsigned n = 0, changes = 0;
+    const llvm::DataLayout &dl = m->getDataLayout();
+    for (llvm::BasicBlock &bb : body(kernel))
+      for (llvm::Instruction &i : bb)
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          llvm::APInt offset(64, 0);
+          llvm::Value *base =
+              store->getPointerOperand()->stripAndAccumulateConstantOffsets(dl, offset, true);
+          if (!store->getValueOperand()->getType()->isIntegerTy(64) ||
+              base == store->getPointerOperand() || offset != offsetof(fcl_yield_state, progress))
+            continue;
+          ++n;
+          auto *add = llvm::dyn_cast<llvm::BinaryOperator>(store->getValueOperand());
+          changes += add && !llvm::isa<llvm::Constant>(add->getOperand(1));
+        }
+    if (ofChanges)
+      *ofChanges = changes;
+    return n;
   }
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> m;
@@ -232,6 +276,23 @@ TEST_F(YieldPoints, StateIsWhatTheLoopsBranchesDependOn) {
 
 // A barrier's decision is a marker after the barrier and its own fence (lowered by
 // WorkGroupFunctionPass: barrier_decisions.hpp), not a yield point of its own.
+// The scheduler judges a group at the yield points of its waiting loops: a store
+// before the loop is work like any other code there, counted once as the loop is
+// entered; a store inside the loop counts only if it changed memory. A kernel with
+// yield points does not keep its work-items in order (its yield points are calls).
+TEST_F(YieldPoints, ProgressIsCountedOnEnteringAWaitAndByWritesInsideIt) {
+  unsigned ofChanges = 0;
+  EXPECT_EQ(progressUpdates("written", &ofChanges), 2u) << print(*m);
+  EXPECT_EQ(ofChanges, 1u) << print(*m);
+  // Entering the spin of `spin` (no store anywhere) is counted too.
+  EXPECT_EQ(progressUpdates("spin"), 1u);
+  // `barrier` waits nowhere: only its atomic counts (whether it changed memory).
+  EXPECT_EQ(progressUpdates("barrier", &ofChanges), 1u);
+  EXPECT_EQ(ofChanges, 1u);
+  for (const char *kernel : {"written", "spin", "barrier"})
+    EXPECT_FALSE(body(kernel).hasFnAttribute(kSerialItemsAttr)) << kernel;
+}
+
 TEST_F(YieldPoints, BarrierGetsADecisionMarkerAfterItsFence) {
   std::vector<llvm::CallInst *> markers;
   for (llvm::BasicBlock &bb : body("barrier"))
