@@ -10,7 +10,9 @@
 //                  ns per work-item per barrier (no native limit: a barrier is ours)
 //   blocking       groups that wait for each other: a decoupled look-back scan and
 //                  persistent label sweeps with an inter-group barrier: ms (run it with
-//                  FIBERCL_THREADS=1 and without to see what a second worker gives);
+//                  FIBERCL_THREADS=1 and without to see what a second worker gives),
+//                  beside the same two kernels as C++ loops on 1 thread and on every
+//                  thread (printed in the run without FIBERCL_THREADS);
 //                  two groups taking turns on a counter beside the native switch
 //                  between two user contexts: ns per turn
 //
@@ -178,6 +180,16 @@ kernel void label_sweeps(global uint *a, global uint *b, uint n, uint sweeps,
 [[noreturn]] void die(const std::string &why) {
   std::fprintf(stderr, "fibercl_limits_bench: %s\n", why.c_str());
   std::exit(1);
+}
+
+double median(std::vector<double> v);
+
+// The median of `runs` calls of `seconds` (a native loop that returns its time).
+template <class F> double nativeMedian(int runs, F seconds) {
+  std::vector<double> v;
+  for (int r = 0; r < runs; ++r)
+    v.push_back(seconds());
+  return median(v);
 }
 
 double median(std::vector<double> v) {
@@ -511,10 +523,11 @@ void takingTurns() {
 // and persistent label sweeps (2 groups of 256 over 2^20 cells, 64 sweeps, an
 // inter-group barrier after each). Milliseconds (lower is better). Run once with
 // FIBERCL_THREADS=1 and once without to see what the second worker gives.
-void blocking() {
+void blocking(unsigned threads) {
   std::printf("\n### Blocking kernels (ms, lower is better; FIBERCL_THREADS=%s)\n\n",
               std::getenv("FIBERCL_THREADS") ? std::getenv("FIBERCL_THREADS") : "unset");
   printRatioTableHead("kernel");
+  std::pair<double, double> nativeScan, nativeSweeps; // seconds on 1 thread, on all
   const auto row = [](const char *name, const std::vector<double> &secs) {
     std::printf("| %s", name);
     for (double sec : secs)
@@ -556,6 +569,19 @@ void blocking() {
         die(gTargets[i]->label + " scan_lookback: wrong prefix sums");
     }
     row("scan_lookback (2^22, groups of 64)", secs);
+    if (!std::getenv("FIBERCL_THREADS")) {
+      std::vector<unsigned> out(n);
+      nativeScan = {nativeMedian(gRuns,
+                                 [&] {
+                                   return fibercl::bench::nativeLookbackScan(in.data(), out.data(),
+                                                                             n, 1);
+                                 }),
+                    nativeMedian(gRuns, [&] {
+                      return fibercl::bench::nativeLookbackScan(in.data(), out.data(), n, threads);
+                    })};
+      if (std::memcmp(out.data(), want.data(), n * 4) != 0)
+        die("native look-back scan: wrong prefix sums");
+    }
   }
   {
     const cl_uint n = 1u << 20, sweeps = 64;
@@ -604,6 +630,28 @@ void blocking() {
         die(gTargets[i]->label + " label_sweeps: wrong labels");
     }
     row("label_sweeps (2 groups of 256, 2^20 cells, 64 sweeps)", secs);
+    if (!std::getenv("FIBERCL_THREADS")) {
+      std::vector<unsigned> a(n), b(n);
+      auto sweepOn = [&](unsigned t) {
+        a.assign(labels.begin(), labels.end());
+        return fibercl::bench::nativeLabelSweeps(a.data(), b.data(), n, sweeps, t);
+      };
+      nativeSweeps = {nativeMedian(gRuns, [&] { return sweepOn(1); }),
+                      nativeMedian(gRuns, [&] { return sweepOn(threads); })};
+      if (std::memcmp(a.data(), want.data(), size_t(n) * 4) != 0)
+        die("native label sweeps: wrong labels");
+    }
+  }
+  if (!std::getenv("FIBERCL_THREADS")) {
+    std::printf("\n### The same blocking kernels as C++ loops (ms, lower is better)\n\n"
+                "| kernel | native, 1 thread | native, %u threads | %u threads vs 1 |\n"
+                "|---|---|---|---|\n",
+                threads, threads);
+    for (auto [name, ms] : {std::pair{"scan_lookback (2^22, tiles of 64)", nativeScan},
+                            std::pair{"label_sweeps (2^20 cells, 64 sweeps)", nativeSweeps}})
+      std::printf("| %s | %.1f | %.1f | %.2fx |\n", name, ms.first * 1e3, ms.second * 1e3,
+                  ms.first / ms.second);
+    std::fflush(stdout);
   }
   takingTurns();
 }
@@ -653,6 +701,6 @@ int main(int argc, char **argv) {
   if (wants("barrier"))
     barriers();
   if (wants("blocking"))
-    blocking();
+    blocking(threads);
   return 0;
 }

@@ -2,7 +2,10 @@
 // bench/CMakeLists.txt) so they use the SIMD FiberCL's JIT uses for kernels.
 #include "native_loops.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -89,6 +92,78 @@ double nativeFiberSwitchNs(long switches) {
     other = bctx::jump_fcontext(other, nullptr).fctx;
   double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
   return ns / double(switches / 2 * 2);
+}
+
+double nativeLookbackScan(const unsigned *in, unsigned *out, size_t n, unsigned threads) {
+  constexpr size_t kTile = 64;
+  const size_t tiles = n / kTile;
+  std::unique_ptr<std::atomic<unsigned>[]> status(new std::atomic<unsigned>[tiles]);
+  for (size_t t = 0; t < tiles; ++t)
+    status[t].store(0, std::memory_order_relaxed);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t t; (t = next.fetch_add(1)) < tiles;) {
+      unsigned data[kTile], sum = 0;
+      for (size_t i = 0; i < kTile; ++i)
+        data[i] = sum += in[t * kTile + i];
+      unsigned prefix = 0;
+      if (t == 0) {
+        status[0].store((2u << 30) | sum, std::memory_order_release);
+      } else {
+        status[t].store((1u << 30) | sum, std::memory_order_release);
+        for (size_t j = t - 1;;) {
+          unsigned s = status[j].load(std::memory_order_acquire), flag = s >> 30;
+          if (flag == 0)
+            continue;
+          prefix += s & 0x3fffffffu;
+          if (flag == 2)
+            break;
+          --j;
+        }
+        status[t].store((2u << 30) | ((prefix + sum) & 0x3fffffffu), std::memory_order_release);
+      }
+      for (size_t i = 0; i < kTile; ++i)
+        out[t * kTile + i] = data[i] + prefix;
+    }
+  };
+  auto start = Clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &th : pool)
+    th.join();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double nativeLabelSweeps(unsigned *a, unsigned *b, size_t n, unsigned sweeps, unsigned threads) {
+  std::atomic<unsigned> arrived{0};
+  auto work = [&](unsigned g) {
+    size_t lo = n * g / threads, hi = n * (g + 1) / threads;
+    for (unsigned s = 0; s < sweeps; ++s) {
+      const unsigned *from = s % 2 ? b : a;
+      unsigned *to = s % 2 ? a : b;
+      for (size_t i = lo; i < hi; ++i) {
+        unsigned v = from[i];
+        if (i > 0)
+          v = std::min(v, from[i - 1]);
+        if (i + 1 < n)
+          v = std::min(v, from[i + 1]);
+        to[i] = v;
+      }
+      arrived.fetch_add(1);
+      while (arrived.load() < (s + 1) * threads) {
+      }
+    }
+  };
+  auto start = Clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned g = 1; g < threads; ++g)
+    pool.emplace_back(work, g);
+  work(0);
+  for (std::thread &th : pool)
+    th.join();
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 } // namespace fibercl::bench

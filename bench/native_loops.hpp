@@ -19,4 +19,15 @@ double nativeFmaGflops(unsigned threads, long iterations);
 // fibers use) on one thread, ping-ponging `switches` times: nanoseconds per switch.
 double nativeFiberSwitchNs(long switches);
 
+// The look-back scan of limits_bench.cpp's scan_lookback in C++: `threads` threads take
+// tiles of 64 from an atomic counter, scan them, publish their aggregate in a status word
+// and look back at their predecessors' (flag in the top 2 bits). Seconds taken; `out`
+// holds the inclusive prefix sums (mod 2^30).
+double nativeLookbackScan(const unsigned *in, unsigned *out, size_t n, unsigned threads);
+
+// label_sweeps in C++: `sweeps` Jacobi sweeps (each cell the smallest of itself and its
+// two neighbours) from `a` into `b` and back, the cells split in `threads` slices with a
+// spinning barrier after each sweep. Seconds taken; the result is in `a` (even sweeps).
+double nativeLabelSweeps(unsigned *a, unsigned *b, size_t n, unsigned sweeps, unsigned threads);
+
 } // namespace fibercl::bench

@@ -57,7 +57,7 @@ void GpuLikeStart::leaveRing(YieldGroup &y) noexcept {
     inRing_[y.slot].store(0, std::memory_order_release);
 }
 
-bool GpuLikeStart::decide(YieldGroup &y, bool stepped, bool &go) noexcept {
+bool GpuLikeStart::decide(YieldGroup &y, bool stepped, bool longStep, bool &go) noexcept {
   switch (y.start) {
   case StartPhase::Gated:
     // First yield point: arrive, and give the worker back; the worker's loop holds
@@ -71,7 +71,8 @@ bool GpuLikeStart::decide(YieldGroup &y, bool stepped, bool &go) noexcept {
       y.start = StartPhase::Free;
       return false;
     }
-    if ((stepped && ++y.lockstepSteps >= kLockstepSteps) || ++y.lockstepYields >= kLockstepYields)
+    if (longStep || (stepped && ++y.lockstepSteps >= kLockstepSteps) ||
+        ++y.lockstepYields >= kLockstepYields)
       y.start = StartPhase::Free;
     // Always back to the worker's loop, which passes the turn to the next group in
     // the ring, whichever worker it is on.

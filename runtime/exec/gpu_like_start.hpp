@@ -33,6 +33,8 @@ enum class StartPhase : uint8_t { Gated, Lockstep, Free };
 constexpr uint64_t kUnboundedWave = 1024;
 constexpr uint32_t kLockstepSteps = 16;
 constexpr uint32_t kLockstepYields = 1024;
+// A step of at least this many time-stamp counter ticks (0.25-1 ms) is a long one.
+constexpr int64_t kLongStepTicks = 1'000'000;
 constexpr unsigned kNoWorker = ~0u;
 
 // One worker's side of the start.
@@ -61,8 +63,11 @@ public:
   // Returns true while the group is in the start (the decision is made here: hold at
   // the gate, or switch at every yield point in lockstep). `stepped`: the group was
   // not found waiting -- the checks run in lockstep, and a spinning group is found
-  // waiting at each of its decisions there, so a step is work.
-  bool decide(YieldGroup &y, bool stepped, bool &go) noexcept;
+  // waiting at each of its decisions there, so a step is work. `longStep`: the step
+  // took long (kLongStepTicks): the group leaves lockstep, which is there for
+  // protocols of short steps that count who is present, and would otherwise keep a
+  // persistent kernel's long sweeps in turn on one worker for 16 of them.
+  bool decide(YieldGroup &y, bool stepped, bool longStep, bool &go) noexcept;
 
   // The worker side. Does `worker` admit the wave (the first to ask does)?
   bool admitsWave(unsigned worker) noexcept;

@@ -40,8 +40,14 @@ void GroupMigration::resumed(YieldGroup &y) const noexcept {
 }
 
 void GroupMigration::suspended(YieldGroup &y) const noexcept {
-  if (enabled_)
-    y.longStretches = ticks() - y.resumedAt >= kWorthMovingTicks ? y.longStretches + 1 : 0;
+  if (!enabled_)
+    return;
+  if (ticks() - y.resumedAt >= kWorthMovingTicks) {
+    y.longStretches = std::min<uint32_t>(y.longStretches + 1, 2);
+    y.shortSinceLong = 0;
+  } else if (++y.shortSinceLong > kRecentStretches) {
+    y.longStretches = 0; // it has only waited for a while
+  }
 }
 
 YieldGroup *GroupMigration::balance(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
@@ -53,8 +59,10 @@ YieldGroup *GroupMigration::balance(Runner &r, YieldShared &sh, LocalSched &L) n
     open_.store(true, std::memory_order_relaxed);
   }
   // Looking for a group to give is a walk over this worker's groups: at every 8th
-  // decision only (a request may stay open while every group here waits).
-  if (asking_.load(std::memory_order_relaxed) > 0 && (++L.balanceTicks & 7) == 0)
+  // decision only when it holds many (a request may stay open while every group here
+  // waits).
+  if (asking_.load(std::memory_order_relaxed) > 0 &&
+      (L.groups.size() <= 8 || (++L.balanceTicks & 7) == 0))
     give(sh, L);
   // Nothing on its way and no request to make: the common case, no shared line read.
   if (movingCount_.load(std::memory_order_relaxed) == 0 && (L.asking || sh.canAdmit()))

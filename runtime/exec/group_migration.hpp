@@ -92,9 +92,13 @@ public:
 #endif
   }
   // A suspended group is worth moving if it has not started, or ran at least this long
-  // (ticks()) before each of its last two suspensions (one long stretch may be the
-  // thread's preemption): a group that only waits runs no sooner elsewhere.
+  // (ticks()) before two of its suspensions (one long stretch may be the thread's
+  // preemption) with at most kRecentStretches short ones since the last: a group that
+  // only waits runs no sooner elsewhere. Not two long ones in a row: a persistent
+  // kernel's groups work for a long stretch, then pass a barrier's decisions in short
+  // ones (label sweeps: 1 long, 3 short), and were never moved.
   static constexpr int64_t kWorthMovingTicks = 10'000;
+  static constexpr uint32_t kRecentStretches = 8;
 
   // The launch was abandoned: releases the groups on their way; returns how many.
   uint64_t dropMoving(Runner &r, YieldShared &sh, LocalSched &L) noexcept;

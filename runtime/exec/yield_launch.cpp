@@ -219,7 +219,11 @@ constexpr uint32_t kMinIdleSleepUs = 5, kMaxIdleSleepUs = 1000;
 // admitted, its groups finished); otherwise waits a little, or moves the launch on.
 bool idle(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
   if (L.groups.empty() && !sh.groups.startsLeft()) {
-    if (!sh.abandon.load(std::memory_order_relaxed) && sh.migration.worthWaiting(sh)) {
+    // While the wave is still at the gate or in its ring, every group is on the worker
+    // that admitted it and few are resident yet: groups may move here once it ends (a
+    // persistent kernel's 2 groups, each a long sweep from its first yield point).
+    if (!sh.abandon.load(std::memory_order_relaxed) &&
+        (sh.migration.worthWaiting(sh) || (sh.migration.enabled() && !sh.start.ringDone()))) {
       // A group may move here: soon if the others have work to give, perhaps never if
       // theirs all wait (then this thread would only take the core from them). The
       // workers with groups run the watchdog.

@@ -75,11 +75,11 @@ struct GroupRun {
   int64_t priority = 0;
   uint32_t runLength = 0;    // decisions since it last gave its worker away
   uint32_t waitsInPlace = 0; // waiting decisions at which it kept its worker
-  // When it last got its worker (GroupMigration::ticks()), and how many of its last
-  // stretches on the worker in a row were long (is it worth moving? Measured only where
-  // groups may move).
+  // When it last got its worker (GroupMigration::ticks()); of its recent stretches on
+  // the worker, how many were long (up to 2) and how many short ones came since the
+  // last long one (is it worth moving? Measured only where groups may move).
   int64_t resumedAt = 0;
-  uint32_t longStretches = 0;
+  uint32_t longStretches = 0, shortSinceLong = 0;
   StartPhase start = StartPhase::Free;
   bool inWave = false;  // admitted in the first wave (held at the gate)
   bool arrived = false; // reached its first yield point (or finished)

@@ -100,7 +100,11 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
   bool go = false;
   if (sh.abandon.load(std::memory_order_relaxed)) {
     go = true;
-  } else if (y->start != StartPhase::Free && sh.start.decide(*y, j != Judgement::Waiting, go)) {
+  } else if (y->start != StartPhase::Free &&
+             sh.start.decide(*y, j != Judgement::Waiting,
+                             sh.migration.enabled() &&
+                                 GroupMigration::ticks() - y->resumedAt >= kLongStepTicks,
+                             go)) {
     y->ys.countdown = 1;
   } else {
     go = sh.policy->switchAtYield(*y, progressed, canAdmit, y->local->groups.size());
