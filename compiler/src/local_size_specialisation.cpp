@@ -21,6 +21,7 @@
 
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
+#include "passes/barrier_regions.hpp"
 #include "passes/passes.hpp"
 #include "pipeline.hpp"
 
@@ -99,7 +100,7 @@ bool framesOnStack(llvm::Function &f) {
         return false;
       llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
       llvm::AllocaInst *frames = b.CreateAlloca(b.getInt8Ty(), bytes, "frames.stack");
-      frames->setAlignment(llvm::Align(64));
+      frames->setAlignment(llvm::Align(kFramesAlign));
       call->replaceAllUsesWith(frames);
       // The runtime still learns the group's shape (for reports), but allocates nothing.
       call->setArgOperand(2, llvm::ConstantInt::get(bytes->getType(), 0));

@@ -181,7 +181,7 @@ TEST_F(Specialisation, LaunchesItDoesNotApplyToRunTheGenericFunction) {
   }
 }
 
-// A kernel with barriers and yield points, run by the scheduler (a seed): groups of 16
+// A kernel with barriers and yield points, run by the scheduler (seeds, a bound): groups of 16
 // each add their sum to a global counter after a tree reduction.
 TEST_F(Specialisation, ScheduledGroupsRunTheCopy) {
   SKIP_UNLESS_FIBERCL("FIBERCL_SPECIALISE and FIBERCL_DEBUG are FiberCL's");
@@ -203,17 +203,20 @@ TEST_F(Specialisation, ScheduledGroupsRunTheCopy) {
   cl_uint want = 0;
   for (cl_uint v : in)
     want += v;
-  for (const char *seed : {"", "7"}) {
-    ScopedEnv seeded({{"FIBERCL_SEED", *seed ? std::string(seed) : ScopedEnv::kUnset}});
-    cl_kernel k = fresh(src, "total");
-    std::vector<cl_uint> got = sameAsGeneric<cl_uint>(k, [&] {
-      cl_mem din = bufferFrom(in), sum = bufferFrom(std::vector<cl_uint>{0});
-      setArgs(k, din, sum, Local{l * sizeof(cl_uint)});
-      run(k, {n}, {l});
-      return read<cl_uint>(sum, 1);
-    });
-    EXPECT_EQ(got[0], want) << "seed '" << seed << "'";
-  }
+  // Parallel and seeded, unbounded and with an occupancy bound.
+  for (const char *seed : {"", "7", "13"})
+    for (const char *bound : {"", "2"}) {
+      ScopedEnv mode({{"FIBERCL_SEED", *seed ? std::string(seed) : ScopedEnv::kUnset},
+                      {"FIBERCL_OCCUPANCY", *bound ? std::string(bound) : ScopedEnv::kUnset}});
+      cl_kernel k = fresh(src, "total");
+      std::vector<cl_uint> got = sameAsGeneric<cl_uint>(k, [&] {
+        cl_mem din = bufferFrom(in), sum = bufferFrom(std::vector<cl_uint>{0});
+        setArgs(k, din, sum, Local{l * sizeof(cl_uint)});
+        run(k, {n}, {l});
+        return read<cl_uint>(sum, 1);
+      });
+      EXPECT_EQ(got[0], want) << "seed '" << seed << "', bound '" << bound << "'";
+    }
 }
 
 } // namespace

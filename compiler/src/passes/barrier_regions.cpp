@@ -70,7 +70,6 @@ constexpr uint64_t kMaxBytesPerItem = 64 * 1024;       // frames per work-item
 constexpr uint64_t kMaxLivenessSteps = 50'000'000;     // analysis effort
 constexpr uint64_t kMaxRegionInstructions = 1'500'000; // code over all regions
 constexpr unsigned kMaxRematInstructions = 12;         // recomputed per value
-constexpr unsigned kFramesAlign = 64;
 
 struct BarrierPoint {
   llvm::CallInst *call = nullptr;

@@ -19,6 +19,11 @@ class Module;
 
 namespace fibercl::compiler {
 
+// The runtime's frames are 64-byte aligned, and so is every part of them: sizes are
+// rounded up to it (barrier_regions.cpp), and copies of them use it (region_driver.cpp,
+// local_size_specialisation.cpp).
+inline constexpr unsigned kFramesAlign = 64;
+
 // A body split into regions. Region 0 starts at the kernel's start; region `s` right
 // after the barrier whose site is `s`. A region's step function runs one work-item:
 //   i32 step(kernel args..., ptr ctx, i32 x, i32 y, i32 z, ptr frames, i64 index, i64 n,

@@ -31,10 +31,6 @@
 
 namespace fibercl::compiler {
 
-// The runtime's frames are 64-byte aligned, and so is each part of them
-// (barrier_regions.cpp rounds every size up to 64).
-constexpr unsigned kFramesAlignment = 64;
-
 void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body,
                        const RegionPlan &plan, const std::map<uint32_t, uint32_t> &decisions,
                        llvm::DILocation *loc) {
@@ -77,7 +73,7 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   if (plan.uniformBytes > 0) {
     llvm::AllocaInst *copy =
         b.CreateAlloca(b.getInt8Ty(), b.getInt64(plan.uniformBytes), "uniform.copy");
-    copy->setAlignment(llvm::Align(kFramesAlignment));
+    copy->setAlignment(llvm::Align(kFramesAlign));
     uniformCopy = copy;
   }
 
@@ -100,7 +96,7 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
     b.SetInsertPoint(starts[k]);
     llvm::Value *read = in;
     if (uniformCopy && k > 0) {
-      b.CreateMemCpy(uniformCopy, llvm::Align(kFramesAlignment), in, llvm::Align(kFramesAlignment),
+      b.CreateMemCpy(uniformCopy, llvm::Align(kFramesAlign), in, llvm::Align(kFramesAlign),
                      plan.uniformBytes);
       read = uniformCopy;
     }

@@ -12,6 +12,8 @@
 #include <llvm/IR/Module.h>
 
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 #include "binary_format.hpp"
 #include "fibercl/compiler/compiler.hpp"
@@ -68,6 +70,19 @@ unsigned sizeLoads(llvm::Function &f) {
   return n;
 }
 
+// The constant arguments (work-items, bytes of frames) of f's one call of
+// FIBERCL_HOST_REGIONS_BEGIN; {0, 0} (and a failure) if there is not exactly one.
+std::pair<uint64_t, uint64_t> regionsBegin(llvm::Function &f) {
+  std::vector<llvm::CallBase *> begins = callsTo(f, FIBERCL_HOST_REGIONS_BEGIN);
+  EXPECT_EQ(begins.size(), 1u);
+  if (begins.size() != 1)
+    return {0, 0};
+  auto arg = [&](unsigned i) {
+    return llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(i))->getZExtValue();
+  };
+  return {arg(1), arg(2)};
+}
+
 TEST(LocalSizeSpecialisation, TheCopyReadsNoSizeAndKeepsItsFramesOnItsStack) {
   std::string bitcode = executableBitcode();
   llvm::LLVMContext context;
@@ -86,10 +101,7 @@ TEST(LocalSizeSpecialisation, TheCopyReadsNoSizeAndKeepsItsFramesOnItsStack) {
   ASSERT_TRUE(f);
   EXPECT_EQ(sizeLoads(*f), 0u);
   // The runtime is still told the group's shape, but asked for no frames.
-  std::vector<llvm::CallBase *> begins = callsTo(*f, FIBERCL_HOST_REGIONS_BEGIN);
-  ASSERT_EQ(begins.size(), 1u);
-  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(1))->getZExtValue(), 16u);
-  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(2))->getZExtValue(), 0u);
+  EXPECT_EQ(regionsBegin(*f), std::make_pair(uint64_t(16), uint64_t(0)));
 }
 
 TEST(LocalSizeSpecialisation, LargeFramesStayWithTheRuntime) {
@@ -99,9 +111,7 @@ TEST(LocalSizeSpecialisation, LargeFramesStayWithTheRuntime) {
   std::string name, why;
   auto m = specialiseWorkGroupFunction(context, bitcode, "rotate", size, name, why);
   ASSERT_TRUE(m) << why;
-  std::vector<llvm::CallBase *> begins = callsTo(*m->getFunction(name), FIBERCL_HOST_REGIONS_BEGIN);
-  ASSERT_EQ(begins.size(), 1u);
-  EXPECT_GT(llvm::cast<llvm::ConstantInt>(begins[0]->getArgOperand(2))->getZExtValue(), 8192u);
+  EXPECT_GT(regionsBegin(*m->getFunction(name)).second, 8192u);
 }
 
 TEST(LocalSizeSpecialisation, AKernelWithAProgramScopeVariableIsNotCopied) {
