@@ -160,8 +160,10 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
     return out.scalar<cl_uint>(kPipeMaxActiveReservations);
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     return out.scalar<cl_uint>(kPipeMaxPacketSize);
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // a work-group is one sub-group
-    return out.scalar<cl_uint>(1);
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: // of the smallest size (builtins/lib/fcl_sub_group.h)
+    return out.scalar<cl_uint>(FIBERCL_MAX_WORK_GROUP_SIZE / 4);
+  case CL_DEVICE_SUB_GROUP_SIZES_INTEL: // cl_intel_required_subgroup_size
+    return out.array(std::vector<size_t>{4, 8, 16, 32, 64});
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return out.scalar<cl_uint>(0);
   case CL_DEVICE_NAME:
@@ -243,9 +245,11 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return out.scalar<cl_uint>(0); // natural alignment
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    // A work-group is one sub-group: no sub-group of a work-group ever waits for
-    // another. (cl_khr_subgroups requires it; the CTS checks.)
-    return out.scalar<cl_bool>(CL_TRUE);
+    // No: a group's work-items run one after another on one thread, sub-group by
+    // sub-group between barriers, so a sub-group spinning on another one's write never
+    // lets it run. (The specification asks CL_TRUE of devices with cl_khr_subgroups;
+    // answering it would hang such kernels instead.)
+    return out.scalar<cl_bool>(CL_FALSE);
   case CL_DEVICE_PIPE_SUPPORT:
     return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

@@ -11,8 +11,9 @@ namespace {
 constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
 // 4: yields/mayBlock flags, waiting sites; 5: cooperative, site functions; 6: barrier
 // regions; 7: small-code-model objects; 8: yield points skip a null yield state (older
-// code would dereference it: unscheduled launches now pass none).
-constexpr uint32_t kFormatVersion = 8;
+// code would dereference it: unscheduled launches now pass none); 9: sub-group sizes
+// and sub-group barrier sites.
+constexpr uint32_t kFormatVersion = 9;
 constexpr uint32_t kLLVMMajor = LLVM_VERSION_MAJOR;
 
 class Writer {
@@ -78,6 +79,8 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u32(k.barrierRegions);
   w.u32(k.usesPrintf);
   w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1 | uint32_t(k.cooperative) << 2);
+  w.u32(k.subGroupSize);
+  w.u32(k.requiredSubGroupSize);
   w.u32(uint32_t(k.sites.size()));
   for (const auto &site : k.sites) {
     w.u32(site.id);
@@ -114,6 +117,8 @@ KernelInfo readKernel(Reader &r) {
   k.yields = scheduling & 1;
   k.mayBlock = scheduling & 2;
   k.cooperative = scheduling & 4;
+  k.subGroupSize = r.u32();
+  k.requiredSubGroupSize = r.u32();
   uint32_t sites = r.u32();
   for (uint32_t i = 0; i < sites && r.ok; ++i) {
     SiteInfo site;

@@ -23,6 +23,7 @@
 #include "disk_cache_trim.hpp"
 #include "fibercl/builtins.hpp"
 #include "host_target.hpp"
+#include "kernel_metadata.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -117,7 +118,8 @@ bool makeDirectories(const std::string &path) {
 
 std::string environmentKey() {
   const char *barriers = std::getenv("FIBERCL_BARRIERS");
-  return std::string("FIBERCL_BARRIERS=") + (barriers ? barriers : "");
+  return std::string("FIBERCL_BARRIERS=") + (barriers ? barriers : "") +
+         " sub-groups=" + std::to_string(defaultSubGroupSize());
 }
 
 std::string cacheKey(const std::string &source, const std::string &options) {

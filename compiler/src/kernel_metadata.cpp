@@ -1,6 +1,11 @@
 // Kernel argument and attribute metadata (see kernel_metadata.hpp).
 #include "kernel_metadata.hpp"
 
+#include "fibercl/kernel_abi.h"
+
+#include <cstdlib>
+#include <string>
+
 #include <CL/cl.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -124,6 +129,28 @@ std::string threeInts(const char *name, const llvm::MDNode *node) {
 
 } // namespace
 
+bool isSupportedSubGroupSize(uint64_t size) {
+  return size >= 4 && size <= FIBERCL_MAX_SUB_GROUP_SIZE && (size & (size - 1)) == 0;
+}
+
+uint32_t defaultSubGroupSize() {
+  if (const char *env = std::getenv("FIBERCL_SUBGROUP_SIZE")) {
+    char *end = nullptr;
+    unsigned long size = std::strtoul(env, &end, 10);
+    if (end != env && *end == '\0' && isSupportedSubGroupSize(size))
+      return uint32_t(size);
+  }
+  // One vector of 32-bit lanes: the work-item loops are vectorised at that width.
+  if (__builtin_cpu_supports("avx512f"))
+    return 16;
+  return __builtin_cpu_supports("avx") ? 8 : 4;
+}
+
+uint32_t requiredSubGroupSize(const llvm::Function &kernel) {
+  const llvm::MDNode *r = kernel.getMetadata("intel_reqd_sub_group_size");
+  return r && r->getNumOperands() == 1 ? uint32_t(mdInt(r, 0)) : 0;
+}
+
 bool isKernel(const llvm::Function &f) {
   return f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL && !f.isDeclaration();
 }
@@ -168,6 +195,10 @@ std::vector<KernelInfo> readKernelMetadata(const llvm::Module &module) {
       append(threeInts("work_group_size_hint", h));
     if (const llvm::MDNode *v = f.getMetadata("vec_type_hint"))
       append("vec_type_hint(" + vecTypeName(v) + ")");
+    k.requiredSubGroupSize = requiredSubGroupSize(f);
+    if (k.requiredSubGroupSize)
+      append("intel_reqd_sub_group_size(" + std::to_string(k.requiredSubGroupSize) + ")");
+    k.subGroupSize = k.requiredSubGroupSize ? k.requiredSubGroupSize : defaultSubGroupSize();
     k.attributes = attrs;
     kernels.push_back(std::move(k));
   }

@@ -134,14 +134,15 @@ bool checkUndefined(const llvm::Module &m, std::string &log) {
 // convergent calls) for nothing.
 void dropConvergence(llvm::Module &m) {
   for (llvm::Function &f : m) {
-    if (f.getName() == FIBERCL_HOST_BARRIER)
+    if (f.getName() == FIBERCL_HOST_BARRIER || f.getName() == FIBERCL_HOST_SUB_GROUP_BARRIER)
       continue;
     f.removeFnAttr(llvm::Attribute::Convergent);
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb)
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
           llvm::Function *callee = call->getCalledFunction();
-          if (!callee || callee->getName() != FIBERCL_HOST_BARRIER)
+          if (!callee || (callee->getName() != FIBERCL_HOST_BARRIER &&
+                          callee->getName() != FIBERCL_HOST_SUB_GROUP_BARRIER))
             call->removeFnAttr(llvm::Attribute::Convergent);
         }
   }
@@ -308,6 +309,14 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   m.setTargetTriple(tm->getTargetTriple().str());
 
   kernels = readKernelMetadata(m); // 1
+  for (const KernelInfo &k : kernels)
+    if (k.requiredSubGroupSize && !isSupportedSubGroupSize(k.requiredSubGroupSize)) {
+      log += "error: kernel '" + k.name + "': intel_reqd_sub_group_size(" +
+             std::to_string(k.requiredSubGroupSize) +
+             "): FiberCL's sub-groups have 4, 8, 16, 32 or 64 work-items "
+             "(CL_DEVICE_SUB_GROUP_SIZES_INTEL)\n";
+      return false;
+    }
   recordGlobalVariableBytes(m);
   renameCooperativeQueries(m);
   if (!linkBuiltins(m, log) || !checkUndefined(m, log)) // 2
@@ -356,6 +365,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
     k.cooperative = body->hasFnAttribute(kCooperativeAttr);
     k.sites = sites.byKernel[k.name];
+    body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);
   }
 

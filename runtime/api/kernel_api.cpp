@@ -420,7 +420,13 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
       Device &dev = obj<Device>(device, "device");
       check(!k.program().context().hasDevice(dev), CL_INVALID_DEVICE, "device is not the kernel's");
     }
-    // A work-group is one sub-group (builtins/lib/sub_groups.cl).
+    // Sub-groups of S consecutive work-items, the last one possibly partial
+    // (builtins/lib/fcl_sub_group.h); S is the kernel's.
+    const compiler::KernelInfo &info = k.info();
+    const size_t width = info.subGroupSize ? info.subGroupSize : 1;
+    size_t maxItems = k.program().context().device().limits().maxWorkGroupSize;
+    if (info.reqdWorkGroupSize[0])
+      maxItems = info.reqdWorkGroupSize[0] * info.reqdWorkGroupSize[1] * info.reqdWorkGroupSize[2];
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     auto localSize = [&]() {
       // CL_INVALID_VALUE if param_name needs a local size and input_value is not one.
@@ -435,25 +441,28 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
     };
     switch (param_name) {
     case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
-      return out.scalar<size_t>(localSize());
+      return out.scalar<size_t>(std::min(localSize(), width));
     case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
-      return out.scalar<size_t>(localSize() ? 1 : 0);
+      return out.scalar<size_t>((localSize() + width - 1) / width);
     case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
       check(!input_value || input_value_size != sizeof(size_t), CL_INVALID_VALUE,
             "input_value must be one size_t (the sub-group count)");
       size_t count = *static_cast<const size_t *>(input_value);
-      // Any local size makes one sub-group; no other count can be had (all zeros).
       size_t dims = param_value_size ? param_value_size / sizeof(size_t) : 3;
       check(dims == 0 || dims > 3, CL_INVALID_VALUE, "param_value_size is not 1 to 3 size_t");
-      std::vector<size_t> size(dims, count == 1 ? 1 : 0);
-      if (count == 1)
-        size[0] = k.program().context().device().limits().maxWorkGroupSize;
+      // count * S work-items in the first dimension; all zeros if that is too many.
+      bool possible = count > 0 && count <= maxItems / width;
+      std::vector<size_t> size(dims, possible ? 1 : 0);
+      if (possible)
+        size[0] = count * width;
       return out.array(size);
     }
     case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-      return out.scalar<size_t>(1);
+      return out.scalar<size_t>((maxItems + width - 1) / width);
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
       return out.scalar<size_t>(0); // no way to ask for a number of sub-groups
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: // cl_intel_required_subgroup_size
+      return out.scalar<size_t>(info.requiredSubGroupSize);
     default:
       badParam();
     }

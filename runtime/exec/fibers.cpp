@@ -9,6 +9,7 @@
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/sub_group_release.hpp"
 
 namespace bctx = boost::context::detail;
 
@@ -62,7 +63,7 @@ bctx::transfer_t onResume(bctx::transfer_t t) noexcept {
 }
 
 SanFiber &sanFiberOf(GroupState &g, uint32_t idx) noexcept {
-  return idx == 0 ? *g.item0Fiber : g.items[idx].san;
+  return idx == g.stackItem ? *g.item0Fiber : g.items[idx].san;
 }
 
 // Starts work-item g.cur on a fresh fiber; the suspended one is recorded by fiberMain.
@@ -104,7 +105,13 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to, bool ending = fa
   sanSwitched(g.runner->san); // (empty unless sanitized: the tail call stays)
 }
 
+void subGroupStop(GroupState &g, uint32_t site) noexcept;
+
 [[noreturn]] void itemFinished(GroupState &g) noexcept {
+  if (g.subGroupMode) {
+    subGroupStop(g, 0);
+    __builtin_trap(); // a finished fiber is never resumed
+  }
   uint32_t cur = g.cur;
   if (g.roundSite != GroupState::kFinish)
     diverge(g, -1);
@@ -135,16 +142,82 @@ void fiberMain(bctx::transfer_t t) noexcept {
 }
 
 void releaseStacks(GroupState &g) noexcept {
-  for (uint32_t i = 1; i < g.items.size(); ++i) {
+  for (uint32_t i = 0; i < g.items.size(); ++i) {
     if (g.items[i].stack)
       g.runner->stacks.give(g.items[i].stack);
     g.items[i] = ItemSlot{};
   }
   g.fiberMode = false;
+  g.subGroupMode = false;
+  g.stackItem = 0;
   g.roundSite = GroupState::kSequential;
 }
 
+// Kernels with sub-group barriers (sub_group_release.hpp). The work-item that first
+// reaches a barrier stays on the runner's stack (the ones before it have finished);
+// the ones after it are released to run up to their first barrier.
+[[gnu::noinline]] void enterSubGroupMode(GroupState &g, uint32_t width) noexcept {
+  enterFiberMode(g);
+  try {
+    g.sgWait.assign(g.n, 0);
+    g.sgRun.clear();
+    for (uint32_t i = g.cur + 1; i < g.n; ++i)
+      g.sgRun.push_back(i);
+  } catch (...) {
+    outOfStacks(g);
+  }
+  g.subGroupMode = true;
+  g.stackItem = g.cur;
+  g.sgWidth = width;
+  g.sgNext = 0;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void subGroupDivergence(GroupState &g,
+                                                               const SubGroupRelease &r) noexcept {
+  barrierDivergence(g, r.item, r.itemSite ? int64_t(r.itemSite) : -1,
+                    r.firstSite ? int64_t(r.firstSite) : -1, false);
+}
+
+// Work-item g.cur stops at `site` (0: it finished): runs the next released work-item,
+// or releases the next site. Returns when g.cur is resumed, or (the work-item on the
+// runner's stack only) when every work-item has finished.
+void subGroupStop(GroupState &g, uint32_t site) noexcept {
+  uint32_t cur = g.cur;
+  g.sgWait[cur] = site;
+  if (g.sgNext == g.sgRun.size()) {
+    SubGroupRelease r = chooseRelease(g.sgWait.data(), g.n, g.sgWidth, g.sgMasks);
+    if (r.diverged)
+      subGroupDivergence(g, r);
+    if (r.site == 0) { // all finished: back to the runner's stack
+      if (cur == g.stackItem)
+        return;
+      switchTo(g, cur, g.stackItem, /*ending=*/true);
+      __builtin_trap();
+    }
+    g.sgRun.clear(); // keeps its capacity (n): no allocation
+    for (uint32_t i = 0; i < g.n; ++i)
+      if (g.sgWait[i] == r.site)
+        g.sgRun.push_back(i);
+    g.sgNext = 0;
+  }
+  uint32_t next = g.sgRun[g.sgNext++];
+  if (next != cur)
+    switchTo(g, cur, next, /*ending=*/site == 0);
+}
+
 } // namespace
+
+bool GroupState::prepareSubGroupMasks() noexcept {
+  try {
+    size_t need = (size_t(n) + 3) / 4;
+    if (sgMasks.size() < need)
+      sgMasks.resize(need);
+  } catch (...) {
+    return false;
+  }
+  ctx->sub_groups = reinterpret_cast<uintptr_t>(sgMasks.data());
+  return true;
+}
 
 void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept {
   x = idx % g.lx;
@@ -155,6 +228,11 @@ void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint
 
 void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
                        bool firstRound) noexcept {
+  // Sites as the compiler numbered them (without the sub-group barrier bit).
+  if (site > 0)
+    site &= ~int64_t(FIBERCL_SITE_SUB_GROUP);
+  if (item0Site > 0)
+    item0Site &= ~int64_t(FIBERCL_SITE_SUB_GROUP);
   uint32_t x, y, z;
   localIdOf(g, item, x, y, z);
   Report msg;
@@ -208,6 +286,8 @@ extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
   g.ly = uint32_t(ctx->local_size[1]);
   g.lz = uint32_t(ctx->local_size[2]);
   g.n = g.lx * g.ly * g.lz;
+  if (!g.prepareSubGroupMasks())
+    fibercl::exec::outOfStacks(g);
   g.fiberMode = false;
   g.roundSite = GroupState::kSequential;
   uint32_t idx = 0;
@@ -216,6 +296,12 @@ extern "C" void __fibercl_host_run_items(fcl_group_ctx *ctx, fcl_item_fn item,
       for (uint32_t x = 0; x < g.lx; ++x, ++idx) {
         g.cur = idx;
         item(args, ctx, x, y, z);
+        if (g.subGroupMode) {
+          // The work-item on the runner's stack finished: the others must too.
+          fibercl::exec::subGroupStop(g, 0);
+          fibercl::exec::releaseStacks(g);
+          return;
+        }
         if (g.fiberMode) {
           // Work-item 0 returned after barriers: the others must finish too. Resume
           // work-item 1; the last one to finish jumps back here.
@@ -245,4 +331,16 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site, fcl_u32
   } else {
     fibercl::exec::switchTo(g, cur, cur + 1);
   }
+}
+
+extern "C" void __fibercl_host_sub_group_barrier(fcl_group_ctx *ctx, fcl_u32 site,
+                                                 fcl_u32 width) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  if (g.n <= 1) { // alone in its sub-group
+    g.sgMasks[0] = 1;
+    return;
+  }
+  if (__builtin_expect(!g.subGroupMode, 0))
+    fibercl::exec::enterSubGroupMode(g, width);
+  fibercl::exec::subGroupStop(g, site);
 }

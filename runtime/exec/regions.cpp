@@ -1,5 +1,6 @@
 // Host functions of kernels whose barriers are compiled as regions (host_abi.def:
-// FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_REGIONS_END). The
+// FIBERCL_HOST_REGIONS_BEGIN, FIBERCL_HOST_ROUND_END, FIBERCL_HOST_SUB_GROUP_ROUND,
+// FIBERCL_HOST_REGIONS_END). The
 // work-group function runs the regions itself; the runtime provides the frames that
 // hold values across barriers and reports barrier divergence the way the fibers do.
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/sub_group_release.hpp"
 
 using fibercl::exec::GroupState;
 
@@ -32,6 +34,8 @@ extern "C" void *__fibercl_host_regions_begin(fcl_group_ctx *ctx, fcl_u32 n,
   g.lz = uint32_t(ctx->local_size[2]);
   g.n = n;
   g.regions = true;
+  if (!g.prepareSubGroupMasks())
+    outOfFrames(g, uint64_t(n) * 2);
   if (bytes > g.framesCap) {
     uint64_t cap = (bytes + 4095) & ~uint64_t(4095);
     void *p = nullptr;
@@ -54,6 +58,17 @@ extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *s
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   fibercl::exec::barrierDivergence(g, i, sites[i] ? int64_t(sites[i]) : -1,
                                    first ? int64_t(first) : -1, region == 0);
+}
+
+extern "C" fcl_u32 __fibercl_host_sub_group_round(fcl_group_ctx *ctx, const fcl_u32 *sites,
+                                                  fcl_u32 n, fcl_u32 width,
+                                                  fcl_u32 region) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  fibercl::exec::SubGroupRelease r = fibercl::exec::chooseRelease(sites, n, width, g.sgMasks);
+  if (!r.diverged)
+    return r.site;
+  fibercl::exec::barrierDivergence(g, r.item, r.itemSite ? int64_t(r.itemSite) : -1,
+                                   r.firstSite ? int64_t(r.firstSite) : -1, region == 0);
 }
 
 extern "C" void __fibercl_host_regions_end(fcl_group_ctx *ctx) noexcept {

@@ -68,6 +68,22 @@ struct GroupState {
   std::unique_ptr<char[], void (*)(char *)> frames{nullptr, [](char *p) { std::free(p); }};
   uint64_t framesCap = 0;
 
+  // Kernels with sub-group barriers (sub_group_release.hpp). On fibers, any work-item
+  // may be the one on the runner's stack (`stackItem`: the first to reach a barrier);
+  // `sgWait` says where each waits (0: finished) and `sgRun` lists the work-items
+  // released, `sgNext` the next of them to run. `sgMasks` is what ctx->sub_groups
+  // points to.
+  bool subGroupMode = false;
+  uint32_t stackItem = 0;
+  uint32_t sgWidth = 0;
+  uint32_t sgNext = 0;
+  std::vector<uint32_t> sgWait;
+  std::vector<uint32_t> sgRun;
+  std::vector<uint64_t> sgMasks;
+  // Points ctx->sub_groups at room for the masks of the group's sub-groups (of at least
+  // 4 work-items), before any of its work-items runs: kernels may read the field
+  // before their first sub-group barrier (LLVM may hoist the load; the address stays).
+  bool prepareSubGroupMasks() noexcept;
   // Its work-items take turns at barriers (fibers or regions).
   bool inBarrierRounds() const { return fiberMode || regions; }
 };

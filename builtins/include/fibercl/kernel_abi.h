@@ -68,6 +68,9 @@ typedef struct fcl_group_ctx {
                           does not schedule groups (yield points are skipped) */
   fcl_u64 coop;        /* address of the launch's fcl_coop_view if the kernel is
                           cooperative, else 0 */
+  fcl_u64 sub_groups;  /* address of the group's sub-group masks (fcl_u64 per sub-group,
+                          bit j: lane j is active at its sub-group's latest sub-group
+                          barrier), for kernels with sub-group barriers; else 0 */
 } fcl_group_ctx;
 
 /* What a cooperative launch shows its kernels (read with volatile loads: it changes as
@@ -106,6 +109,14 @@ typedef struct fcl_coop_view {
  * yield point it is making progress. */
 #define FIBERCL_SITE_WAITING 0x80000000u
 
+/* Bit of a barrier site: the barrier is a sub-group barrier (the work-items of a
+ * sub-group that reach it wait for each other, not for the rest of the group). Sites
+ * are numbered in program order; when the work-items of a sub-group wait at different
+ * sub-group barriers, the lowest site is released first (so code that branches around
+ * a barrier reaches it later with the others). The largest sub-group (bits of a mask). */
+#define FIBERCL_SITE_SUB_GROUP 0x40000000u
+#define FIBERCL_MAX_SUB_GROUP_SIZE 64
+
 #ifndef __OPENCL_C_VERSION__
 #ifdef __cplusplus
 extern "C" {
@@ -129,6 +140,9 @@ typedef void (*fcl_work_group_fn)(void **args, fcl_group_ctx *ctx);
  *   fcl_u32 __fibercl_local_id(fcl_u32 dim);   -> the work-item's local id in dim (0 if dim > 2)
  *   const fcl_group_ctx *__fibercl_ctx(void);  -> the group's ctx
  *   void __fibercl_barrier(fcl_u32 flags);     -> FIBERCL_HOST_BARRIER(ctx, site, flags)
+ *   void __fibercl_sub_group_barrier(fcl_u32 flags)
+ *                                   -> FIBERCL_HOST_SUB_GROUP_BARRIER(ctx, site, flags)
+ *   fcl_u32 __fibercl_sub_group_width(void);   -> the kernel's sub-group size (a constant)
  */
 
 #endif

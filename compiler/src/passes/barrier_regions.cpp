@@ -48,6 +48,8 @@
 namespace fibercl::compiler {
 
 bool RegionPlan::needsExitArray() const {
+  if (subGroupWidth)
+    return true;
   for (const Region &r : regions)
     if (r.exits.size() > 1)
       return true;
@@ -200,6 +202,9 @@ void Splitter::splitAtBarriers() {
     BarrierPoint p;
     p.call = call;
     p.site = uint32_t(llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getZExtValue());
+    if (call->getCalledFunction()->getName() == FIBERCL_HOST_SUB_GROUP_BARRIER)
+      plan_.subGroupWidth =
+          uint32_t(llvm::cast<llvm::ConstantInt>(call->getArgOperand(2))->getZExtValue());
     p.before = call->getParent();
     p.resume = p.before->splitBasicBlock(call->getNextNode(), "resume." + llvm::Twine(p.site));
     barriers_.push_back(p);
@@ -521,7 +526,10 @@ bool Splitter::chooseSlots(std::string &why) {
   uint64_t offset = 0, uniform = 0;
   for (llvm::Instruction *v : spilled) {
     uint64_t size = layout().getTypeAllocSize(v->getType()).getFixedValue();
-    if (!divergent_.count(v)) {
+    // With sub-group barriers, rounds run some of the work-items only (the driver's
+    // masked rounds), so the two copies of the uniform values would not follow each
+    // work-item's own sequence of barriers: every value has a slot per work-item.
+    if (!divergent_.count(v) && !plan_.subGroupWidth) {
       uniformOffset_[v] = uniform;
       uniform += size;
       ++plan_.uniformValues;

@@ -46,6 +46,11 @@ struct RegionPlan {
   uint64_t slotBytes = 0;      // multiple of 64
   uint64_t uniformBytes = 0;   // multiple of 64
   unsigned spilledValues = 0, uniformValues = 0, rematerialisedValues = 0, movedArrays = 0;
+  // The kernel has sub-group barriers (kernel_abi.h's FIBERCL_SITE_SUB_GROUP), of this
+  // many work-items; 0: none. Its rounds may then run some work-items only: each round
+  // ends with FIBERCL_HOST_SUB_GROUP_ROUND, which says which site runs next, and the
+  // next round runs the work-items that wait there.
+  uint32_t subGroupWidth = 0;
   bool needsExitArray() const;
   uint64_t bytesPerItem() const { return privateBytes + slotBytes + (needsExitArray() ? 4 : 0); }
 };

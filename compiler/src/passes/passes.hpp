@@ -48,7 +48,8 @@ inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
 // arrays), "uniform.in" or "uniform.out" -- never the same memory within a round.
 llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part);
 
-// A call of the runtime's barrier (FIBERCL_HOST_BARRIER); false for null.
+// A call of the runtime's barrier (FIBERCL_HOST_BARRIER, or FIBERCL_HOST_SUB_GROUP_BARRIER
+// in a kernel with sub-group barriers; the site is argument 1); false for null.
 bool isHostBarrier(const llvm::Instruction *i);
 // barrier() is fence; host barrier; fence (synchronization.cl): one of those fences.
 bool isBarrierFence(const llvm::Instruction &fence);
@@ -66,6 +67,7 @@ inline constexpr const char *kYieldsAttr = "fibercl-yields";               // ha
 inline constexpr const char *kMayBlockAttr = "fibercl-may-block";      // has a loop that may spin
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
+inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S (work-items)
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain): its work-item

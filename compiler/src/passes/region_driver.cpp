@@ -12,6 +12,9 @@
 //           scheduling decision at that barrier, if it yields (barrier_decisions.hpp)
 //     FIBERCL_HOST_REGIONS_END(ctx)
 //   }
+// With sub-group barriers (RegionPlan::subGroupWidth), a round after a sub-group
+// barrier runs only the work-items waiting there (site[item] == region), every round
+// stores every site, and FIBERCL_HOST_SUB_GROUP_ROUND chooses the next region.
 // Each region's loop is a plain work-item loop with the region inlined: the
 // vectoriser sees it as it sees a barrier-free kernel.
 #include "barrier_regions.hpp"
@@ -41,6 +44,9 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::FunctionCallee begin = declareHostFunction(m, HostFunction::REGIONS_BEGIN);
   llvm::FunctionCallee roundEnd = declareHostFunction(m, HostFunction::ROUND_END);
   llvm::FunctionCallee end = declareHostFunction(m, HostFunction::REGIONS_END);
+  const bool subGroups = plan.subGroupWidth != 0;
+  llvm::FunctionCallee subGroupRound =
+      subGroups ? declareHostFunction(m, HostFunction::SUB_GROUP_ROUND) : llvm::FunctionCallee();
   if (auto *f = llvm::dyn_cast<llvm::Function>(begin.getCallee()))
     f->addRetAttr(llvm::Attribute::NoAlias);
 
@@ -99,6 +105,39 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
       b.CreateMemCpy(uniformCopy, llvm::Align(kFramesAlign), in, llvm::Align(kFramesAlign),
                      plan.uniformBytes);
       read = uniformCopy;
+    }
+    if (subGroups) {
+      // Masked after a sub-group barrier: only the work-items that wait there.
+      const bool masked = region.id & FIBERCL_SITE_SUB_GROUP;
+      emitWorkItemLoop(b, size,
+                       [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
+                           llvm::Value *index) {
+                         llvm::Value *slot = b.CreateGEP(i32, sites, index);
+                         llvm::BasicBlock *skip = nullptr;
+                         if (masked) {
+                           llvm::LoadInst *waits = b.CreateAlignedLoad(i32, slot, llvm::Align(4));
+                           markFrameSlot(waits, "items");
+                           auto *run = llvm::BasicBlock::Create(c, "waits.here", &wg);
+                           skip = llvm::BasicBlock::Create(c, "waits.elsewhere", &wg);
+                           b.CreateCondBr(b.CreateICmpEQ(waits, b.getInt32(region.id)), run, skip);
+                           b.SetInsertPoint(run);
+                         }
+                         std::vector<llvm::Value *> callArgs = values;
+                         callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
+                         llvm::Value *site = b.CreateCall(region.step, callArgs);
+                         markFrameSlot(b.CreateAlignedStore(site, slot, llvm::Align(4)), "items");
+                         if (skip) {
+                           b.CreateBr(skip);
+                           b.SetInsertPoint(skip);
+                         }
+                       });
+      llvm::Value *site = b.CreateCall(
+          subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth), b.getInt32(region.id)});
+      next->addIncoming(site, b.GetInsertBlock());
+      uniformIn->addIncoming(out, b.GetInsertBlock());
+      uniformOut->addIncoming(in, b.GetInsertBlock());
+      b.CreateBr(dispatch);
+      continue;
     }
     bool check = region.exits.size() > 1;
     // Where every work-item stopped: OR and AND of the sites agree only if all are

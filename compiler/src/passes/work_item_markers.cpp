@@ -15,7 +15,7 @@ namespace fibercl::compiler {
 bool isHostBarrier(const llvm::Instruction *i) {
   if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(i))
     if (llvm::Function *f = call->getCalledFunction())
-      return f->getName() == FIBERCL_HOST_BARRIER;
+      return f->getName() == FIBERCL_HOST_BARRIER || f->getName() == FIBERCL_HOST_SUB_GROUP_BARRIER;
   return false;
 }
 
@@ -31,10 +31,13 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAn
   // Never duplicated (jump threading, tail duplication, unrolling): each barrier site
   // must stay one call, or the barrier-region splitter would need a continuation per
   // copy (it fell back to fibers: "Duplicate integer as switch case").
-  if (auto *f = llvm::dyn_cast<llvm::Function>(hostBarrier.getCallee())) {
-    f->addFnAttr(llvm::Attribute::NoDuplicate);
-    f->addFnAttr(llvm::Attribute::Convergent);
-  }
+  llvm::FunctionCallee hostSubGroupBarrier =
+      declareHostFunction(m, HostFunction::SUB_GROUP_BARRIER);
+  for (llvm::Value *callee : {hostBarrier.getCallee(), hostSubGroupBarrier.getCallee()})
+    if (auto *f = llvm::dyn_cast<llvm::Function>(callee)) {
+      f->addFnAttr(llvm::Attribute::NoDuplicate);
+      f->addFnAttr(llvm::Attribute::Convergent);
+    }
 
   // OpenCL C printf is the runtime's, not the C library's: renamed, so that LLVM does
   // not rewrite it as the libc function it knows (printf("%s\n", s) -> puts(s)).
@@ -50,11 +53,33 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAn
     bool barriers = false, printf = false;
 
     std::vector<llvm::CallInst *> calls;
+    bool subGroupBarriers = false;
     for (llvm::BasicBlock &bb : body)
       for (llvm::Instruction &i : bb)
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
-          if (call->getCalledFunction())
+          if (llvm::Function *f = call->getCalledFunction()) {
             calls.push_back(call);
+            subGroupBarriers |= f->getName() == "__fibercl_sub_group_barrier";
+          }
+    uint32_t width = 0;
+    body.getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, width);
+    // In a kernel with sub-group barriers every barrier goes to the runtime's
+    // sub-group-aware one (host_abi.def), with the sub-group size.
+    auto lowerBarrier = [&](llvm::CallInst *call, llvm::IRBuilder<> &b, bool subGroup) {
+      barriers = true;
+      uint32_t site = sites->add(body, call,
+                                 subGroup ? SiteInfo::Kind::SubGroupBarrier : SiteInfo::Kind::Barrier);
+      llvm::CallInst *host;
+      if (subGroupBarriers)
+        host = b.CreateCall(hostSubGroupBarrier,
+                            {ctx, b.getInt32(site | (subGroup ? FIBERCL_SITE_SUB_GROUP : 0)),
+                             b.getInt32(width)});
+      else
+        host = b.CreateCall(hostBarrier, {ctx, b.getInt32(site),
+                                          b.CreateZExtOrTrunc(call->getArgOperand(0), i32)});
+      host->setDebugLoc(call->getDebugLoc());
+      call->eraseFromParent();
+    };
 
     for (llvm::CallInst *call : calls) {
       llvm::StringRef name = call->getCalledFunction()->getName();
@@ -70,13 +95,11 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAn
         call->replaceAllUsesWith(b.CreatePointerBitCastOrAddrSpaceCast(ctx, call->getType()));
         call->eraseFromParent();
       } else if (name == "__fibercl_barrier") {
-        barriers = true;
-        llvm::Value *flags = b.CreateZExtOrTrunc(call->getArgOperand(0), i32);
-        llvm::CallInst *host = b.CreateCall(
-            hostBarrier,
-            {ctx, llvm::ConstantInt::get(i32, sites->add(body, call, SiteInfo::Kind::Barrier)),
-             flags});
-        host->setDebugLoc(call->getDebugLoc());
+        lowerBarrier(call, b, false);
+      } else if (name == "__fibercl_sub_group_barrier") {
+        lowerBarrier(call, b, true);
+      } else if (name == "__fibercl_sub_group_width") {
+        call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), width));
         call->eraseFromParent();
       } else if (name == FIBERCL_HOST_PRINTF) {
         printf = true;

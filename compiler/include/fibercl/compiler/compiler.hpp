@@ -47,9 +47,10 @@ struct SiteInfo {
     Fence,
     VolatileRead,
     VolatileWrite,
-    Cooperative // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
+    Cooperative, // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
+    SubGroupBarrier // a sub-group barrier (also each of a sub-group function's own)
   };
-  static constexpr Kind kLastKind = Kind::Cooperative;
+  static constexpr Kind kLastKind = Kind::SubGroupBarrier;
   // The `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD, without the
   // FIBERCL_SITE_WAITING bit.
   uint32_t id = 0;
@@ -83,6 +84,10 @@ struct KernelInfo {
   // Calls the cooperative kernels functions (fibercl/cooperative.h): its groups are
   // killed and forked at run time (always scheduled; 1-D launches only).
   bool cooperative = false;
+  // Its sub-group size S (builtins/lib/fcl_sub_group.h), and the one its
+  // intel_reqd_sub_group_size attribute requires (0: none).
+  uint32_t subGroupSize = 0;
+  uint32_t requiredSubGroupSize = 0;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 

@@ -1,0 +1,93 @@
+/* FiberCL builtins library: the sub-group primitives every sub-group function is built
+ * from (builtins/lib/sub_groups*.cl).
+ *
+ * A sub-group is a run of S consecutive work-items in local linear id order (the last
+ * one of a group may be shorter). S is the kernel's sub-group size: its
+ * intel_reqd_sub_group_size, else FIBERCL_SUBGROUP_SIZE when the program was built,
+ * else the host's vector width for 32-bit lanes. The compiler replaces the marker
+ * __fibercl_sub_group_width() by it in each kernel.
+ *
+ * Work-items exchange values through the group's collective scratch (8 bytes per
+ * work-item; slot j of a sub-group belongs to its lane j) and a sub-group barrier:
+ *   slots[lane] = value; fcl_sg_sync();   every active lane has published
+ *   ... read slots[j] for the lanes j in fcl_sg_active() ...
+ *   fcl_sg_sync();                        nobody publishes again before all have read
+ * The sub-group barrier (marker __fibercl_sub_group_barrier -> FIBERCL_HOST_SUB_GROUP_SYNC)
+ * waits for the work-items of the sub-group that are *active*: those that reach this
+ * call, as opposed to those that went elsewhere and wait at a later barrier or have
+ * finished. Which they are is fcl_sg_active() after the call (bit j: lane j), valid
+ * until the work-item's next sub-group barrier.
+ */
+#ifndef FIBERCL_SUB_GROUP_H
+#define FIBERCL_SUB_GROUP_H
+
+#include "fcl_internal.h"
+#include "fibercl/kernel_abi.h"
+
+uint __fibercl_sub_group_width(void);
+void __fibercl_sub_group_barrier(uint flags);
+const __private fcl_group_ctx *__fibercl_ctx(void) __attribute__((const));
+__local void *__fibercl_collective_scratch(void);
+
+FCL_INLINE uint fcl_sg_width(void) { return __fibercl_sub_group_width(); }
+FCL_INLINE uint fcl_sg_linear_id(void) { return (uint)get_local_linear_id(); }
+FCL_INLINE uint fcl_sg_lane(void) { return fcl_sg_linear_id() % fcl_sg_width(); }
+FCL_INLINE uint fcl_sg_index(void) { return fcl_sg_linear_id() / fcl_sg_width(); }
+FCL_INLINE uint fcl_sg_group_items(void) {
+  return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+}
+/* The size of this work-item's sub-group. */
+FCL_INLINE uint fcl_sg_size(void) {
+  uint first = fcl_sg_index() * fcl_sg_width();
+  uint left = fcl_sg_group_items() - first;
+  return left < fcl_sg_width() ? left : fcl_sg_width();
+}
+
+/* This sub-group's 8-byte slots in the collective scratch. */
+FCL_INLINE __local ulong *fcl_sg_slots(void) {
+  return (__local ulong *)__fibercl_collective_scratch() + fcl_sg_index() * fcl_sg_width();
+}
+
+FCL_INLINE void fcl_sg_sync(void) {
+  __c11_atomic_thread_fence(__ATOMIC_ACQ_REL);
+  __fibercl_sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  __c11_atomic_thread_fence(__ATOMIC_ACQ_REL);
+}
+
+/* The lanes of this sub-group that reached its latest sub-group barrier with it. */
+FCL_INLINE ulong fcl_sg_active(void) {
+  const __private fcl_group_ctx *ctx = __fibercl_ctx();
+  return ((const __private ulong *)ctx->sub_groups)[fcl_sg_index()];
+}
+
+/* Values of at most 8 bytes through the slots. */
+#define FCL_SG_PUBLISH(T, x) (*(__local T *)(fcl_sg_slots() + fcl_sg_lane()) = (x))
+#define FCL_SG_READ(T, j) (*(__local T *)(fcl_sg_slots() + (j)))
+
+/* A reduction or scan over the active lanes in lane order (floating-point results
+ * are combined in that order): the lanes j, ascending, for which INCLUDE (an
+ * expression of j and `me`, this lane) holds, combined with OP; ID if there are none
+ * (an exclusive scan's first lane). */
+#define FCL_SG_FOLD(T, x, OP, ID, INCLUDE)                                                 \
+  ({                                                                                       \
+    FCL_SG_PUBLISH(T, x);                                                                  \
+    fcl_sg_sync();                                                                         \
+    ulong act_ = fcl_sg_active();                                                          \
+    uint me = fcl_sg_lane();                                                               \
+    T acc_ = (ID);                                                                         \
+    bool have_ = false;                                                                    \
+    while (act_) {                                                                         \
+      uint j = (uint)ctz(act_);                                                            \
+      act_ &= act_ - 1;                                                                    \
+      if (INCLUDE) {                                                                       \
+        T v_ = FCL_SG_READ(T, j);                                                          \
+        acc_ = have_ ? OP(acc_, v_) : v_;                                                  \
+        have_ = true;                                                                      \
+      }                                                                                    \
+    }                                                                                      \
+    (void)me;                                                                              \
+    fcl_sg_sync();                                                                         \
+    acc_;                                                                                  \
+  })
+
+#endif

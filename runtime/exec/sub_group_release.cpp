@@ -1,0 +1,37 @@
+// chooseRelease (sub_group_release.hpp).
+#include "runtime/exec/sub_group_release.hpp"
+
+#include <algorithm>
+
+#include "fibercl/kernel_abi.h"
+
+namespace fibercl::exec {
+
+SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
+                              std::vector<uint64_t> &masks) {
+  SubGroupRelease r;
+  uint32_t lowest = UINT32_MAX;
+  for (uint32_t i = 0; i < n; ++i)
+    if (sites[i] & FIBERCL_SITE_SUB_GROUP)
+      lowest = std::min(lowest, sites[i]);
+  if (lowest != UINT32_MAX) {
+    std::fill(masks.begin(), masks.begin() + (n + width - 1) / width, 0);
+    for (uint32_t i = 0; i < n; ++i)
+      if (sites[i] == lowest)
+        masks[i / width] |= uint64_t(1) << (i % width);
+    r.site = lowest;
+    return r;
+  }
+  for (uint32_t i = 1; i < n; ++i)
+    if (sites[i] != sites[0]) {
+      r.diverged = true;
+      r.item = i;
+      r.itemSite = sites[i];
+      r.firstSite = sites[0];
+      return r;
+    }
+  r.site = sites[0];
+  return r;
+}
+
+} // namespace fibercl::exec
