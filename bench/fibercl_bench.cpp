@@ -155,6 +155,28 @@ __kernel void reduce(__global const uint* in, __global uint* partial, __local ui
 }
 )CLC";
 
+// The same reduction twice (issue 31): sums of sub-group-sized runs of the input, one
+// atomic per run into its group's sum; once with sub_group_reduce_add, once through
+// local memory with a tree of barriers over runs of `width` (the device's sub-group
+// size for the first kernel).
+const char *kSubGroupReduceSrc = R"CLC(
+__kernel void sg_reduce(__global const uint* in, __global uint* sums) {
+  uint s = sub_group_reduce_add(in[get_global_id(0)]);
+  if (get_sub_group_local_id() == 0) atomic_add(&sums[get_group_id(0)], s);
+}
+__kernel void local_reduce(__global const uint* in, __global uint* sums, __local uint* tmp,
+                           uint width) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = width / 2; s > 0; s >>= 1) {
+    if (lid % width < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid % width == 0) atomic_add(&sums[get_group_id(0)], tmp[lid]);
+}
+)CLC";
+
 const char *kSgemmSrc = R"CLC(
 #define TS 16
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
@@ -383,6 +405,40 @@ void BM_Reduction(benchmark::State &state, Target *t) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 4));
   clReleaseMemObject(din);
   clReleaseMemObject(dp);
+}
+
+template <bool kViaLocal> void BM_SubGroupReduce(benchmark::State &state, Target *t) {
+  const size_t local = 256, n = 16u << 20, groups = n / local;
+  std::vector<cl_uint> in(n), want(groups, 0);
+  for (size_t i = 0; i < n; ++i) {
+    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);
+    want[i / local] += in[i];
+  }
+  cl_kernel sg = t->kernel("sg_reduce", kSubGroupReduceSrc, "sg_reduce");
+  size_t width = 0;
+  ck(clGetKernelSubGroupInfo(sg, t->dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                             &local, sizeof width, &width, nullptr),
+     "clGetKernelSubGroupInfo");
+  state.counters["sub_group"] = static_cast<double>(width);
+  cl_kernel k = sg;
+  cl_mem din = t->buffer(n * 4, in.data()), dsums = t->buffer(groups * 4, std::vector<cl_uint>(groups).data());
+  setArg(k, 0, din);
+  setArg(k, 1, dsums);
+  if (kViaLocal) {
+    k = t->kernel("local_reduce", kSubGroupReduceSrc, "local_reduce");
+    setArg(k, 0, din);
+    setArg(k, 1, dsums);
+    ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
+    setArg(k, 3, static_cast<cl_uint>(width));
+  }
+  int64_t runs = timeLaunches(state, t, k, 1, &n, &local);
+  std::vector<cl_uint> sums = t->read<cl_uint>(dsums, groups);
+  for (size_t g = 0; g < groups; ++g)
+    if (sums[g] != static_cast<cl_uint>(want[g] * static_cast<cl_uint>(runs)))
+      die(t->label + " sub-group reduction: wrong sum in group " + std::to_string(g));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  clReleaseMemObject(din);
+  clReleaseMemObject(dsums);
 }
 
 void BM_Sgemm(benchmark::State &state, Target *t) {
@@ -822,6 +878,8 @@ int main(int argc, char **argv) {
       {"math_f64_4M", BM_Math<double>},
       {"math_pow_f32_4M", BM_Math<float, true>},
       {"reduction_16M_local256", BM_Reduction},
+      {"subgroup_reduce_16M_local256", BM_SubGroupReduce<false>},
+      {"subgroup_reduce_via_local_16M_local256", BM_SubGroupReduce<true>},
       {"sgemm_512_tile16", BM_Sgemm},
       {"stencil_2048x2048_tile16", BM_Stencil},
       {"barrier_loop_100", BM_BarrierLoop},

@@ -245,11 +245,10 @@ void CpuDevice::info(cl_device_info param_name, InfoWriter &out) {
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return out.scalar<cl_uint>(0); // natural alignment
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    // No: a group's work-items run one after another on one thread, sub-group by
-    // sub-group between barriers, so a sub-group spinning on another one's write never
-    // lets it run. (The specification asks CL_TRUE of devices with cl_khr_subgroups;
-    // answering it would hang such kernels instead.)
-    return out.scalar<cl_bool>(CL_FALSE);
+    // Yes: in a kernel with sub-group barriers, a loop that may wait for another
+    // sub-group lets the group's other work-items run (the compiler's
+    // sub_group_yields.cpp). cl_khr_subgroups requires it (the CTS's ifp_ext).
+    return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_PIPE_SUPPORT:
     return out.scalar<cl_bool>(CL_TRUE);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

@@ -16,10 +16,12 @@
 
 namespace {
 
-std::string commandLine(const Options &o, long seed) {
+std::string commandLine(const Options &o, long seed, const std::string &subGroupSize = "") {
   std::string s;
   for (const auto &[name, value] : o.env)
     s += name + "=" + value + " ";
+  if (!subGroupSize.empty())
+    s += "FIBERCL_SUBGROUP_SIZE=" + subGroupSize + " ";
   s += "FIBERCL_SEED=" + std::to_string(seed);
   for (char *const *p = o.program.data(); *p; ++p)
     s += std::string(" ") + *p;
@@ -31,6 +33,34 @@ std::string joined(const std::vector<std::string> &parts) {
   for (const auto &p : parts)
     s += (s.empty() ? "" : ", ") + p;
   return s;
+}
+
+// Why a run failed, whatever its output.
+std::vector<std::string> failuresOf(const SeedRun &r) {
+  std::vector<std::string> why;
+  if (r.exitCode != 0)
+    why.push_back("exit status " + std::to_string(r.exitCode));
+  if (r.err.find("FiberCL: deadlock") != std::string::npos)
+    why.push_back("deadlock");
+  if (r.err.find("barrier divergence") != std::string::npos)
+    why.push_back("barrier divergence");
+  return why;
+}
+
+// The output explore compares: none with --status-only, else without the lines
+// --ignore matches.
+std::string comparableOutput(const Options &o, const std::optional<std::regex> &ignore,
+                             const std::string &out) {
+  if (o.statusOnly)
+    return {};
+  if (!ignore)
+    return out;
+  std::istringstream in(out);
+  std::string kept, line;
+  while (std::getline(in, line))
+    if (!std::regex_search(line, *ignore))
+      kept += line + "\n";
+  return kept;
 }
 
 class Explorer {
@@ -68,32 +98,11 @@ private:
   ExploreSummary summary_;
 };
 
-// The output explore compares: none with --status-only, else without the lines
-// --ignore matches.
 std::string Explorer::comparable(const std::string &out) const {
-  if (o_.statusOnly)
-    return {};
-  if (!ignore_)
-    return out;
-  std::istringstream in(out);
-  std::string kept, line;
-  while (std::getline(in, line))
-    if (!std::regex_search(line, *ignore_))
-      kept += line + "\n";
-  return kept;
+  return comparableOutput(o_, ignore_, out);
 }
 
-// Why a run failed, whatever its output.
-std::vector<std::string> Explorer::failures(const SeedRun &r) const {
-  std::vector<std::string> why;
-  if (r.exitCode != 0)
-    why.push_back("exit status " + std::to_string(r.exitCode));
-  if (r.err.find("FiberCL: deadlock") != std::string::npos)
-    why.push_back("deadlock");
-  if (r.err.find("barrier divergence") != std::string::npos)
-    why.push_back("barrier divergence");
-  return why;
-}
+std::vector<std::string> Explorer::failures(const SeedRun &r) const { return failuresOf(r); }
 
 void Explorer::judge(const SeedRun &r) {
   Verdict v;
@@ -178,6 +187,48 @@ int Explorer::run() {
   return summary_.flagged() ? 1 : 0;
 }
 
+// --sub-group-sizes: each seed of the range runs once per size, in the order given; a
+// size stands out when its run fails or prints something else than the first size's
+// run with the same seed. Kernels that assume a sub-group size (32 lanes, 64) show up
+// as the sizes whose output differs.
+int sweepSubGroupSizes(const Options &o) {
+  std::optional<std::regex> ignore;
+  if (!o.ignorePattern.empty())
+    ignore.emplace(o.ignorePattern);
+  SeedRuns runs(o.program);
+  long flagged = 0, total = 0;
+  for (long seed = o.seedFirst; seed <= o.seedLast; ++seed) {
+    std::string reference;
+    for (size_t k = 0; k < o.subGroupSizes.size(); ++k, ++total) {
+      const std::string &size = o.subGroupSizes[k];
+      setenv("FIBERCL_SUBGROUP_SIZE", size.c_str(), 1); // inherited by the run
+      runs.start(seed);
+      SeedRun r = runs.next();
+      std::vector<std::string> why = failuresOf(r);
+      std::string out = comparableOutput(o, ignore, r.out);
+      if (k == 0)
+        reference = out;
+      else if (out != reference)
+        why.push_back("output differs from sub-group size " + o.subGroupSizes[0]);
+      if (why.empty()) {
+        std::printf("sub-group size %s, seed %ld: ok\n", size.c_str(), seed);
+      } else {
+        ++flagged;
+        std::printf("sub-group size %s, seed %ld: %s\n  reproduce: %s\n", size.c_str(), seed,
+                    joined(why).c_str(), commandLine(o, seed, size).c_str());
+      }
+      std::fflush(stdout);
+    }
+  }
+  unsetenv("FIBERCL_SUBGROUP_SIZE");
+  std::printf("%ld of %ld runs stood out\n", flagged, total);
+  return flagged ? 1 : 0;
+}
+
 } // namespace
 
-int explore(const Options &o) { return Explorer(o).run(); }
+int explore(const Options &o) {
+  if (!o.subGroupSizes.empty())
+    return sweepSubGroupSizes(o);
+  return Explorer(o).run();
+}

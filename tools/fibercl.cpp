@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,10 @@ const char *kUsageTail = R"(  --seed S            deterministic mode with seed S
                       (seed - A) % N == I - 1 (I from 1 to N), for a job array
                       (sbatch --array=1-N: --shard $SLURM_ARRAY_TASK_ID/N); each share
                       compares with seed A's output, and runs seed A for it if needed
+  --sub-group-sizes L explore: run PROGRAM under each sub-group size of the list L
+                      (e.g. 4,8,16,32,64; FIBERCL_SUBGROUP_SIZE), seed 1 or each seed
+                      of --seeds, and report the sizes whose run fails or prints
+                      something else than under the first size
   --summary-json FILE explore: also write the groups of seeds that stood out, each with
                       all its seeds, as JSON (to merge the shards')
   --help              this text
@@ -204,6 +209,13 @@ Options parse(int argc, char **argv, bool explore) {
       parseShard(v, o);
     } else if (explore && a == "--summary-json") {
       o.summaryJson = v;
+    } else if (explore && a == "--sub-group-sizes") {
+      std::stringstream list(v);
+      for (std::string size; std::getline(list, size, ',');) {
+        if (size != "4" && size != "8" && size != "16" && size != "32" && size != "64")
+          usageError("--sub-group-sizes takes sizes among 4, 8, 16, 32, 64: " + v);
+        o.subGroupSizes.push_back(size);
+      }
     } else if (explore && a == "--seed") {
       usageError("explore chooses the seeds: use --seeds A..B");
     } else if (envOf.count(a)) {
@@ -217,6 +229,8 @@ Options parse(int argc, char **argv, bool explore) {
     o.program.push_back(argv[i]);
   if (o.program.empty())
     usageError("no program given (put it after --)");
+  if (explore && o.seedFirst < 0 && !o.subGroupSizes.empty())
+    o.seedFirst = o.seedLast = 1; // one seeded run per size
   if (explore && o.seedFirst < 0)
     usageError("explore needs --seeds A..B");
   o.program.push_back(nullptr);

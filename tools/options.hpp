@@ -15,6 +15,7 @@ struct Options {
   int jobs = 1;                           // explore: runs at once
   long shardIndex = 1, shardCount = 1;    // explore: this process's share, i/n (1-based)
   std::string summaryJson;                // explore: where to write the summary as JSON
+  std::vector<std::string> subGroupSizes; // explore: run each seed under each of these
 };
 
 // Sets the FIBERCL_* variables of `o` and points the loader at FiberCL.

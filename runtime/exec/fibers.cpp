@@ -178,26 +178,23 @@ void releaseStacks(GroupState &g) noexcept {
                     r.firstSite ? int64_t(r.firstSite) : -1, false);
 }
 
-// Work-item g.cur stops at `site` (0: it finished): runs the next released work-item,
+// Work-item g.cur stops at `site` (0: it finished; kYielded: it yielded): runs the next released work-item,
 // or releases the next site. Returns when g.cur is resumed, or (the work-item on the
 // runner's stack only) when every work-item has finished.
 void subGroupStop(GroupState &g, uint32_t site) noexcept {
   uint32_t cur = g.cur;
   g.sgWait[cur] = site;
   if (g.sgNext == g.sgRun.size()) {
-    SubGroupRelease r = chooseRelease(g.sgWait.data(), g.n, g.sgWidth, g.sgMasks);
+    // sgRun keeps its capacity (n): no allocation.
+    SubGroupRelease r = chooseFiberRelease(g.sgWait.data(), g.n, g.sgWidth, g.sgMasks, g.sgRun);
     if (r.diverged)
       subGroupDivergence(g, r);
-    if (r.site == 0) { // all finished: back to the runner's stack
+    if (g.sgRun.empty()) { // all finished: back to the runner's stack
       if (cur == g.stackItem)
         return;
       switchTo(g, cur, g.stackItem, /*ending=*/true);
       __builtin_trap();
     }
-    g.sgRun.clear(); // keeps its capacity (n): no allocation
-    for (uint32_t i = 0; i < g.n; ++i)
-      if (g.sgWait[i] == r.site)
-        g.sgRun.push_back(i);
     g.sgNext = 0;
   }
   uint32_t next = g.sgRun[g.sgNext++];
@@ -343,4 +340,15 @@ extern "C" void __fibercl_host_sub_group_barrier(fcl_group_ctx *ctx, fcl_u32 sit
   if (__builtin_expect(!g.subGroupMode, 0))
     fibercl::exec::enterSubGroupMode(g, width);
   fibercl::exec::subGroupStop(g, site);
+}
+
+extern "C" void __fibercl_host_sub_group_yield(fcl_group_ctx *ctx, fcl_u32 width) noexcept {
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  // Every 64th back-edge: a wait lets the others run soon enough, a loop that does not
+  // wait pays little.
+  if (g.n <= 1 || (++g.sgYields & 63) != 0)
+    return;
+  if (__builtin_expect(!g.subGroupMode, 0))
+    fibercl::exec::enterSubGroupMode(g, width);
+  fibercl::exec::subGroupStop(g, fibercl::exec::kYielded);
 }

@@ -77,6 +77,7 @@ struct GroupState {
   uint32_t stackItem = 0;
   uint32_t sgWidth = 0;
   uint32_t sgNext = 0;
+  uint32_t sgYields = 0; // sub-group yields called (every 64th suspends)
   std::vector<uint32_t> sgWait;
   std::vector<uint32_t> sgRun;
   std::vector<uint64_t> sgMasks;

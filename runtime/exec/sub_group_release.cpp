@@ -34,4 +34,41 @@ SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
   return r;
 }
 
+SubGroupRelease chooseFiberRelease(const uint32_t *sites, uint32_t n, uint32_t width,
+                                   std::vector<uint64_t> &masks, std::vector<uint32_t> &run) {
+  run.clear();
+  for (uint32_t first = 0; first < n; first += width) {
+    uint32_t end = std::min(n, first + width);
+    bool yielded = false;
+    uint32_t lowest = UINT32_MAX;
+    for (uint32_t i = first; i < end; ++i) {
+      if (sites[i] == kYielded)
+        yielded = true;
+      else if (sites[i] & FIBERCL_SITE_SUB_GROUP)
+        lowest = std::min(lowest, sites[i]);
+    }
+    uint32_t released = yielded ? kYielded : lowest;
+    if (released == UINT32_MAX)
+      continue;
+    uint64_t mask = 0;
+    for (uint32_t i = first; i < end; ++i)
+      if (sites[i] == released) {
+        run.push_back(i);
+        mask |= uint64_t(1) << (i - first);
+      }
+    if (!yielded) // the yielded keep the mask of the barrier they last passed
+      masks[first / width] = mask;
+  }
+  if (!run.empty()) {
+    SubGroupRelease r;
+    r.site = kYielded; // several sites: the caller runs `run`
+    return r;
+  }
+  SubGroupRelease r = chooseRelease(sites, n, width, masks);
+  if (!r.diverged && r.site != 0)
+    for (uint32_t i = 0; i < n; ++i)
+      run.push_back(i);
+  return r;
+}
+
 } // namespace fibercl::exec

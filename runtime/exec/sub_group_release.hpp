@@ -29,4 +29,16 @@ struct SubGroupRelease {
 SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
                               std::vector<uint64_t> &masks);
 
+// On fibers a work-item may also have yielded in a loop that may wait for another
+// sub-group (the compiler's sub_group_yields.cpp): it is runnable, between barriers.
+inline constexpr uint32_t kYielded = 0x3fffffff; // above every site the compiler numbers
+
+// For fibers: each sub-group is released on its own -- its yielded work-items if it
+// has any (the others cannot pass a barrier without them), else the ones at its lowest
+// sub-group barrier -- so that a sub-group spinning on another one's write lets it
+// run; only when no sub-group has any, the work-group rule of chooseRelease. `run`
+// gets the work-items released, in linear order (empty: all finished, or divergence).
+SubGroupRelease chooseFiberRelease(const uint32_t *sites, uint32_t n, uint32_t width,
+                                   std::vector<uint64_t> &masks, std::vector<uint32_t> &run);
+
 } // namespace fibercl::exec

@@ -62,6 +62,9 @@ std::string fibersRequiredFor(const llvm::Function &body) {
       return "FIBERCL_BARRIERS=fibers";
   if (body.hasFnAttribute(kCooperativeAttr))
     return "cooperative kernel (forked groups resume inside work-items)";
+  if (body.hasFnAttribute(kSubGroupYieldsAttr))
+    return "a sub-group may wait for another (a loop with atomics in a kernel with sub-group "
+           "barriers: the work-items switch inside it)";
   return "";
 }
 

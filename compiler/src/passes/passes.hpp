@@ -20,6 +20,7 @@ class DILocation;
 class DISubprogram;
 class Function;
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace fibercl::compiler {
@@ -50,6 +51,9 @@ llvm::Instruction *markFrameSlot(llvm::Instruction *i, const char *part);
 
 // A call of the runtime's barrier (FIBERCL_HOST_BARRIER, or FIBERCL_HOST_SUB_GROUP_BARRIER
 // in a kernel with sub-group barriers; the site is argument 1); false for null.
+// In a kernel with sub-group barriers (of `width` work-items): a sub-group yield on the
+// back-edges of loops that may wait for another sub-group (sub_group_yields.cpp).
+void addSubGroupYields(llvm::Function &body, llvm::Value *ctx, uint32_t width);
 bool isHostBarrier(const llvm::Instruction *i);
 // barrier() is fence; host barrier; fence (synchronization.cl): one of those fences.
 bool isBarrierFence(const llvm::Instruction &fence);
@@ -68,6 +72,7 @@ inline constexpr const char *kMayBlockAttr = "fibercl-may-block";      // has a 
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
 inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S (work-items)
+inline constexpr const char *kSubGroupYieldsAttr = "fibercl-sub-group-yields"; // (sub_group_yields.cpp)
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain): its work-item

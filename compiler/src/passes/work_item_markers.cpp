@@ -107,6 +107,8 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAn
     }
     if (barriers)
       body.addFnAttr(kBarriersAttr);
+    if (subGroupBarriers)
+      addSubGroupYields(body, ctx, width);
     if (printf)
       body.addFnAttr(kPrintfAttr);
   }
