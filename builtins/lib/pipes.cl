@@ -6,11 +6,12 @@
  * runtime's business (runtime/exec/pipes.cpp, under the pipe's lock); the packets are
  * copied here, by the work-item.
  *
- * A work-group is one sub-group, so the sub_group_* functions are their work_group_*
- * twins: work-item 0 reserves for the group and every work-item gets its id through
- * the collective scratch (as work_group_broadcast does); the commit waits until every
+ * The work_group_* and sub_group_* functions work alike: the first work-item of the
+ * group (of the sub-group) reserves for it and every work-item gets the id through
+ * the collective scratch (as the broadcasts do); the commit waits until every
  * work-item has copied its packet. */
 #include "fcl_internal.h"
+#include "fcl_sub_group.h"
 #include "fibercl/pipe_abi.h"
 
 /* The runtime's pipe functions this library calls (the host ABI's FCL_HOST_LIBRARY_FN). */
@@ -115,25 +116,42 @@ static void fcl_group_commit(__global fcl_pipe *p, reserve_id_t id, uint write) 
     __fibercl_host_pipe_commit(p, fcl_reservation(id), write);
 }
 
-#define FCL_GROUP_PIPE_FUNCTIONS(scope)                                                   \
+/* ---- reservations of a sub-group ---- */
+static reserve_id_t fcl_sub_group_reserve(__global fcl_pipe *p, uint n, uint write) {
+  __local ulong *s = fcl_sg_slots();
+  if (fcl_sg_lane() == 0)
+    s[0] = __fibercl_host_pipe_reserve(p, n, write);
+  fcl_sg_sync();
+  ulong r = s[0];
+  fcl_sg_sync();
+  return fcl_reserve_id(r);
+}
+
+static void fcl_sub_group_commit(__global fcl_pipe *p, reserve_id_t id, uint write) {
+  fcl_sg_sync(); /* every work-item of the sub-group has copied its packet */
+  if (fcl_sg_lane() == 0)
+    __fibercl_host_pipe_commit(p, fcl_reservation(id), write);
+}
+
+#define FCL_GROUP_PIPE_FUNCTIONS(scope, reserve, commit)                                  \
   reserve_id_t __##scope##_reserve_read_pipe(__global fcl_pipe *p, uint n, uint size,      \
                                              uint align) {                                 \
-    return fcl_group_reserve(p, n, FCL_READ);                                              \
+    return reserve(p, n, FCL_READ);                                                        \
   }                                                                                        \
   reserve_id_t __##scope##_reserve_write_pipe(__global fcl_pipe *p, uint n, uint size,     \
                                               uint align) {                                \
-    return fcl_group_reserve(p, n, FCL_WRITE);                                             \
+    return reserve(p, n, FCL_WRITE);                                                       \
   }                                                                                        \
   void __##scope##_commit_read_pipe(__global fcl_pipe *p, reserve_id_t id, uint size,      \
                                     uint align) {                                          \
-    fcl_group_commit(p, id, FCL_READ);                                                     \
+    commit(p, id, FCL_READ);                                                               \
   }                                                                                        \
   void __##scope##_commit_write_pipe(__global fcl_pipe *p, reserve_id_t id, uint size,     \
                                      uint align) {                                         \
-    fcl_group_commit(p, id, FCL_WRITE);                                                    \
+    commit(p, id, FCL_WRITE);                                                              \
   }
-FCL_GROUP_PIPE_FUNCTIONS(work_group)
-FCL_GROUP_PIPE_FUNCTIONS(sub_group)
+FCL_GROUP_PIPE_FUNCTIONS(work_group, fcl_group_reserve, fcl_group_commit)
+FCL_GROUP_PIPE_FUNCTIONS(sub_group, fcl_sub_group_reserve, fcl_sub_group_commit)
 
 /* ---- queries ---- */
 uint __get_pipe_num_packets_ro(__global fcl_pipe *p, uint size, uint align) {

@@ -685,5 +685,66 @@ TEST_P(SubGroupSizeSensitivity, AKernelAssumingThirtyTwoLanes) {
 INSTANTIATE_TEST_SUITE_P(Sizes, SubGroupSizeSensitivity, ::testing::Values(16u, 32u, 64u),
                          [](const auto &i) { return "S" + std::to_string(i.param); });
 
+// --- Independent forward progress ------------------------------------------------------
+
+// The sub-groups of a group take turns in reverse order: each one's lane 0 spins on a
+// __local atomic until the sub-group after it has had its turn (CL_DEVICE_SUB_GROUP_
+// INDEPENDENT_FORWARD_PROGRESS, which the device reports). Work-items running one
+// after another would spin forever in sub-group 0; the loop's yields let the later
+// sub-groups run. Built for each barrier path, run free and seeded; every group records
+// the same order.
+class SubGroupProgress : public SubGroupTest {};
+
+const char *kTurnsSrc = R"CLC(
+SG_ATTR __kernel void turns(__global uint* order) {
+  __local atomic_uint turn, next;
+  uint nsg = get_num_sub_groups(), sg = get_sub_group_id();
+  if (get_local_id(0) == 0) {
+    atomic_init(&turn, 0);
+    atomic_init(&next, 0);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint mine = 0;
+  if (get_sub_group_local_id() == 0) {
+    while (atomic_load(&turn) != nsg - 1 - sg)
+      ;
+    mine = atomic_fetch_add(&next, 1u);
+    atomic_store(&turn, nsg - sg);
+  }
+  order[get_global_id(0)] = sub_group_reduce_add(mine);
+})CLC";
+
+TEST_F(SubGroupProgress, SubGroupsWaitingForEachOtherInAGroupFinish) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_BARRIERS and FIBERCL_SEED are FiberCL's");
+  cl_bool ifp = CL_FALSE;
+  ASSERT_CL(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp,
+                            &ifp, nullptr));
+  ASSERT_EQ(ifp, CL_TRUE);
+  const cl_uint S = 8;
+  const size_t local = 5 * S, n = 3 * local;
+  for (const char *path : {"regions", "fibers"}) {
+    SCOPED_TRACE(path);
+    cl_kernel k = nullptr;
+    {
+      ScopedEnv env({{"FIBERCL_BARRIERS", std::string(path) == "fibers" ? std::string("fibers")
+                                                                       : ScopedEnv::kUnset}});
+      k = kernelAt(S, SizeFrom::Attribute, kTurnsSrc + freshTag(), "turns");
+    }
+    for (const char *seed : {"", "3"}) {
+      SCOPED_TRACE(std::string("FIBERCL_SEED=") + seed);
+      ScopedEnv env({{"FIBERCL_SEED", *seed ? std::string(seed) : ScopedEnv::kUnset}});
+      cl_mem dorder = buffer(n * sizeof(cl_uint));
+      setArgs(k, dorder);
+      run(k, {n}, {local});
+      std::vector<cl_uint> got = read<cl_uint>(dorder, n);
+      Mismatches m;
+      for (size_t g = 0; g < n; ++g) {
+        size_t sg = (g % local) / S, nsg = local / S;
+        m.eq(got[g], cl_uint(nsg - 1 - sg), "turn", g);
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace fcltest
