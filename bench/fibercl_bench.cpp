@@ -50,13 +50,14 @@ struct Target {
       die(label + ": build failed (" + fibercl::cl_host::errorName(built.err) + "):\n" + built.log);
     return built.program;
   }
-  cl_kernel kernel(const std::string &key, const char *src, const char *name) {
+  cl_kernel kernel(const std::string &key, const char *src, const char *name,
+                   const std::string &opts = "") {
     auto it = kernels.find(key);
     if (it != kernels.end())
       return it->second;
     cl_program &p = programs[src];
     if (!p)
-      p = buildProgram(src);
+      p = buildProgram(src, opts);
     cl_int err;
     cl_kernel k = clCreateKernel(p, name, &err);
     ck(err, "clCreateKernel");
@@ -158,11 +159,12 @@ __kernel void reduce(__global const uint* in, __global uint* partial, __local ui
 // The same reduction twice (issue 31): sums of sub-group-sized runs of the input, one
 // atomic per run into its group's sum; once with sub_group_reduce_add, once through
 // local memory with a tree of barriers over runs of `width` (the device's sub-group
-// size for the first kernel).
+// size for the first kernel, a power of two). Each group's sum has a cache line of its own (groups on
+// two cores adding to one line would measure the line's trips between them).
 const char *kSubGroupReduceSrc = R"CLC(
 __kernel void sg_reduce(__global const uint* in, __global uint* sums) {
   uint s = sub_group_reduce_add(in[get_global_id(0)]);
-  if (get_sub_group_local_id() == 0) atomic_add(&sums[get_group_id(0)], s);
+  if (get_sub_group_local_id() == 0) atomic_add(&sums[16 * get_group_id(0)], s);
 }
 __kernel void local_reduce(__global const uint* in, __global uint* sums, __local uint* tmp,
                            uint width) {
@@ -170,10 +172,10 @@ __kernel void local_reduce(__global const uint* in, __global uint* sums, __local
   tmp[lid] = in[get_global_id(0)];
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = width / 2; s > 0; s >>= 1) {
-    if (lid % width < s) tmp[lid] += tmp[lid + s];
+    if ((lid & (width - 1)) < s) tmp[lid] += tmp[lid + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (lid % width == 0) atomic_add(&sums[get_group_id(0)], tmp[lid]);
+  if ((lid & (width - 1)) == 0) atomic_add(&sums[16 * get_group_id(0)], tmp[lid]);
 }
 )CLC";
 
@@ -414,27 +416,28 @@ template <bool kViaLocal> void BM_SubGroupReduce(benchmark::State &state, Target
     in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);
     want[i / local] += in[i];
   }
-  cl_kernel sg = t->kernel("sg_reduce", kSubGroupReduceSrc, "sg_reduce");
+  cl_kernel sg = t->kernel("sg_reduce", kSubGroupReduceSrc, "sg_reduce", "-cl-std=CL3.0");
   size_t width = 0;
   ck(clGetKernelSubGroupInfo(sg, t->dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
                              &local, sizeof width, &width, nullptr),
      "clGetKernelSubGroupInfo");
   state.counters["sub_group"] = static_cast<double>(width);
   cl_kernel k = sg;
-  cl_mem din = t->buffer(n * 4, in.data()), dsums = t->buffer(groups * 4, std::vector<cl_uint>(groups).data());
+  cl_mem din = t->buffer(n * 4, in.data()),
+         dsums = t->buffer(groups * 64, std::vector<cl_uint>(16 * groups).data());
   setArg(k, 0, din);
   setArg(k, 1, dsums);
   if (kViaLocal) {
-    k = t->kernel("local_reduce", kSubGroupReduceSrc, "local_reduce");
+    k = t->kernel("local_reduce", kSubGroupReduceSrc, "local_reduce", "-cl-std=CL3.0");
     setArg(k, 0, din);
     setArg(k, 1, dsums);
     ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
     setArg(k, 3, static_cast<cl_uint>(width));
   }
   int64_t runs = timeLaunches(state, t, k, 1, &n, &local);
-  std::vector<cl_uint> sums = t->read<cl_uint>(dsums, groups);
+  std::vector<cl_uint> sums = t->read<cl_uint>(dsums, 16 * groups);
   for (size_t g = 0; g < groups; ++g)
-    if (sums[g] != static_cast<cl_uint>(want[g] * static_cast<cl_uint>(runs)))
+    if (sums[16 * g] != static_cast<cl_uint>(want[g] * static_cast<cl_uint>(runs)))
       die(t->label + " sub-group reduction: wrong sum in group " + std::to_string(g));
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   clReleaseMemObject(din);

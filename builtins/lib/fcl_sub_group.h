@@ -43,9 +43,10 @@ FCL_INLINE uint fcl_sg_size(void) {
   return left < fcl_sg_width() ? left : fcl_sg_width();
 }
 
-/* This sub-group's 8-byte slots in the collective scratch. */
+/* This sub-group's 8-byte slots in the collective scratch (S is a power of two). */
 FCL_INLINE __local ulong *fcl_sg_slots(void) {
-  return (__local ulong *)__fibercl_collective_scratch() + fcl_sg_index() * fcl_sg_width();
+  return (__local ulong *)__fibercl_collective_scratch() +
+         (fcl_sg_linear_id() & ~(fcl_sg_width() - 1));
 }
 
 FCL_INLINE void fcl_sg_sync(void) {
@@ -61,7 +62,8 @@ FCL_INLINE ulong fcl_sg_active(void) {
 }
 
 /* Values of at most 8 bytes through the slots. */
-#define FCL_SG_PUBLISH(T, x) (*(__local T *)(fcl_sg_slots() + fcl_sg_lane()) = (x))
+#define FCL_SG_PUBLISH(T, x)                                                               \
+  (*(__local T *)((__local ulong *)__fibercl_collective_scratch() + fcl_sg_linear_id()) = (x))
 #define FCL_SG_READ(T, j) (*(__local T *)(fcl_sg_slots() + (j)))
 
 /* A reduction or scan over the active lanes in lane order (floating-point results
@@ -76,16 +78,39 @@ FCL_INLINE ulong fcl_sg_active(void) {
     uint me = fcl_sg_lane();                                                               \
     T acc_ = (ID);                                                                         \
     bool have_ = false;                                                                    \
-    while (act_) {                                                                         \
-      uint j = (uint)ctz(act_);                                                            \
-      act_ &= act_ - 1;                                                                    \
-      if (INCLUDE) {                                                                       \
-        T v_ = FCL_SG_READ(T, j);                                                          \
-        acc_ = have_ ? OP(acc_, v_) : v_;                                                  \
-        have_ = true;                                                                      \
-      }                                                                                    \
+    /* A loop of S steps (a constant): unrolled, and vectorised across work-items. */      \
+    for (uint j = 0; j < fcl_sg_width(); ++j) {                                            \
+      bool in_ = ((act_ >> j) & 1) && (INCLUDE);                                           \
+      T v_ = FCL_SG_READ(T, j);                                                            \
+      acc_ = in_ ? (have_ ? OP(acc_, v_) : v_) : acc_;                                     \
+      have_ = have_ || in_;                                                                \
     }                                                                                      \
     (void)me;                                                                              \
+    fcl_sg_sync();                                                                         \
+    acc_;                                                                                  \
+  })
+
+/* The same for an operation whose result does not depend on the order of its operands
+ * (integer arithmetic, min, max, bitwise and logical operations), with ID its identity:
+ * at step j this lane reads lane (me ^ j)'s slot. For the lanes of one vector of the
+ * vectorised work-item loop, a step then reads the vector's own run of slots in another
+ * order -- one load and a shuffle (ContiguousGathersPass) -- where reading lane j's
+ * slot in every lane would be a gather. */
+#define FCL_SG_FOLD_ANY_ORDER(T, x, OP, ID, INCLUDE)                                       \
+  ({                                                                                       \
+    FCL_SG_PUBLISH(T, x);                                                                  \
+    fcl_sg_sync();                                                                         \
+    ulong act_ = fcl_sg_active();                                                          \
+    uint me = fcl_sg_lane();                                                               \
+    __local ulong *mine_ = (__local ulong *)__fibercl_collective_scratch() +              \
+                           fcl_sg_linear_id();                                             \
+    T acc_ = (ID);                                                                         \
+    for (uint k_ = 0; k_ < fcl_sg_width(); ++k_) {                                         \
+      uint j = me ^ k_;                                                                    \
+      bool in_ = ((act_ >> j) & 1) && (INCLUDE);                                           \
+      T v_ = *(__local T *)(mine_ - me + j);                                               \
+      acc_ = in_ ? OP(acc_, v_) : acc_;                                                    \
+    }                                                                                      \
     fcl_sg_sync();                                                                         \
     acc_;                                                                                  \
   })

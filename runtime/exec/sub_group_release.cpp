@@ -7,9 +7,33 @@
 
 namespace fibercl::exec {
 
+namespace {
+
+// Every work-item waits at `site`: each sub-group's mask has all its lanes.
+void fillAllLanes(uint32_t n, uint32_t width, std::vector<uint64_t> &masks) {
+  const uint64_t full = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  uint32_t whole = n / width;
+  std::fill(masks.begin(), masks.begin() + whole, full);
+  if (n % width)
+    masks[whole] = (uint64_t(1) << (n % width)) - 1;
+}
+
+} // namespace
+
 SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
                               std::vector<uint64_t> &masks) {
   SubGroupRelease r;
+  // The common case first: every work-item at the same place (a vectorised scan).
+  uint32_t same = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    same |= sites[i] ^ sites[0];
+  if (same == 0) {
+    if (sites[0] & FIBERCL_SITE_SUB_GROUP)
+      fillAllLanes(n, width, masks);
+    r.site = sites[0];
+    return r;
+  }
+  const unsigned shift = unsigned(__builtin_ctz(width)); // a power of two
   uint32_t lowest = UINT32_MAX;
   for (uint32_t i = 0; i < n; ++i)
     if (sites[i] & FIBERCL_SITE_SUB_GROUP)
@@ -18,7 +42,7 @@ SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
     std::fill(masks.begin(), masks.begin() + (n + width - 1) / width, 0);
     for (uint32_t i = 0; i < n; ++i)
       if (sites[i] == lowest)
-        masks[i / width] |= uint64_t(1) << (i % width);
+        masks[i >> shift] |= uint64_t(1) << (i & (width - 1));
     r.site = lowest;
     return r;
   }
