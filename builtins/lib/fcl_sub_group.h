@@ -90,29 +90,4 @@ FCL_INLINE ulong fcl_sg_active(void) {
     acc_;                                                                                  \
   })
 
-/* The same for an operation whose result does not depend on the order of its operands
- * (integer arithmetic, min, max, bitwise and logical operations), with ID its identity:
- * at step j this lane reads lane (me ^ j)'s slot. For the lanes of one vector of the
- * vectorised work-item loop, a step then reads the vector's own run of slots in another
- * order -- one load and a shuffle (ContiguousGathersPass) -- where reading lane j's
- * slot in every lane would be a gather. */
-#define FCL_SG_FOLD_ANY_ORDER(T, x, OP, ID, INCLUDE)                                       \
-  ({                                                                                       \
-    FCL_SG_PUBLISH(T, x);                                                                  \
-    fcl_sg_sync();                                                                         \
-    ulong act_ = fcl_sg_active();                                                          \
-    uint me = fcl_sg_lane();                                                               \
-    __local ulong *mine_ = (__local ulong *)__fibercl_collective_scratch() +              \
-                           fcl_sg_linear_id();                                             \
-    T acc_ = (ID);                                                                         \
-    for (uint k_ = 0; k_ < fcl_sg_width(); ++k_) {                                         \
-      uint j = me ^ k_;                                                                    \
-      bool in_ = ((act_ >> j) & 1) && (INCLUDE);                                           \
-      T v_ = *(__local T *)(mine_ - me + j);                                               \
-      acc_ = in_ ? OP(acc_, v_) : acc_;                                                    \
-    }                                                                                      \
-    fcl_sg_sync();                                                                         \
-    acc_;                                                                                  \
-  })
-
 #endif

@@ -51,15 +51,13 @@ FCL_OVL int sub_group_any(int predicate) {
   return FCL_SG_FOLD(int, predicate != 0, FCL_SG_MAX, 0, FCL_SG_ALL_LANES);
 }
 
-/* FOLD: FCL_SG_FOLD_ANY_ORDER for integers (any order gives the same result),
- * FCL_SG_FOLD (lane order) for floating point. */
-#define FCL_SG_CORE_OP(T, NAME, OP, ID, FOLD)                                              \
-  FCL_OVL T sub_group_reduce_##NAME(T x) { return FOLD(T, x, OP, ID, FCL_SG_ALL_LANES); }  \
-  FCL_OVL T sub_group_scan_inclusive_##NAME(T x) { return FOLD(T, x, OP, ID, FCL_SG_UP_TO_ME); } \
+#define FCL_SG_CORE_OP(T, NAME, OP, ID)                                              \
+  FCL_OVL T sub_group_reduce_##NAME(T x) { return FCL_SG_FOLD(T, x, OP, ID, FCL_SG_ALL_LANES); }  \
+  FCL_OVL T sub_group_scan_inclusive_##NAME(T x) { return FCL_SG_FOLD(T, x, OP, ID, FCL_SG_UP_TO_ME); } \
   FCL_OVL T sub_group_scan_exclusive_##NAME(T x) {                                         \
-    return FOLD(T, x, OP, ID, FCL_SG_BEFORE_ME);                                           \
+    return FCL_SG_FOLD(T, x, OP, ID, FCL_SG_BEFORE_ME);                                           \
   }
-#define FCL_SG_CORE_TYPE(T, MIN, MAX, FOLD)                                                \
+#define FCL_SG_CORE_TYPE(T, MIN, MAX)                                                \
   FCL_OVL T sub_group_broadcast(T x, uint id) {                                            \
     FCL_SG_PUBLISH(T, x);                                                                  \
     fcl_sg_sync();                                                                         \
@@ -67,14 +65,14 @@ FCL_OVL int sub_group_any(int predicate) {
     fcl_sg_sync();                                                                         \
     return r;                                                                              \
   }                                                                                        \
-  FCL_SG_CORE_OP(T, add, FCL_SG_ADD, (T)0, FOLD)                                           \
-  FCL_SG_CORE_OP(T, min, FCL_SG_MIN, MAX, FOLD)                                            \
-  FCL_SG_CORE_OP(T, max, FCL_SG_MAX, MIN, FOLD)
+  FCL_SG_CORE_OP(T, add, FCL_SG_ADD, (T)0)                                           \
+  FCL_SG_CORE_OP(T, min, FCL_SG_MIN, MAX)                                            \
+  FCL_SG_CORE_OP(T, max, FCL_SG_MAX, MIN)
 
-FCL_SG_CORE_TYPE(int, INT_MIN, INT_MAX, FCL_SG_FOLD_ANY_ORDER)
-FCL_SG_CORE_TYPE(uint, 0u, UINT_MAX, FCL_SG_FOLD_ANY_ORDER)
-FCL_SG_CORE_TYPE(long, LONG_MIN, LONG_MAX, FCL_SG_FOLD_ANY_ORDER)
-FCL_SG_CORE_TYPE(ulong, 0ul, ULONG_MAX, FCL_SG_FOLD_ANY_ORDER)
-FCL_SG_CORE_TYPE(float, -INFINITY, INFINITY, FCL_SG_FOLD)
-FCL_SG_CORE_TYPE(double, -(double)INFINITY, (double)INFINITY, FCL_SG_FOLD)
-FCL_SG_CORE_TYPE(half, -(half)INFINITY, (half)INFINITY, FCL_SG_FOLD)
+FCL_SG_CORE_TYPE(int, INT_MIN, INT_MAX)
+FCL_SG_CORE_TYPE(uint, 0u, UINT_MAX)
+FCL_SG_CORE_TYPE(long, LONG_MIN, LONG_MAX)
+FCL_SG_CORE_TYPE(ulong, 0ul, ULONG_MAX)
+FCL_SG_CORE_TYPE(float, -INFINITY, INFINITY)
+FCL_SG_CORE_TYPE(double, -(double)INFINITY, (double)INFINITY)
+FCL_SG_CORE_TYPE(half, -(half)INFINITY, (half)INFINITY)

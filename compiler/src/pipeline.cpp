@@ -401,7 +401,10 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   // 7. Loops O3 left without an exit (a wait on a hoisted plain load) report instead
   //    of hanging.
   if (!runPasses(m, tm.get(), Then::Nothing, log,
-                 [](llvm::ModulePassManager &mpm) { mpm.addPass(EndlessLoopsPass()); }))
+                 [](llvm::ModulePassManager &mpm) {
+                   mpm.addPass(EndlessLoopsPass());
+                   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformGathersPass()));
+                 }))
     return false;
   defineGuardedMathFunctions(m, *tm);
   buildPhaseDone("optimise");
@@ -429,6 +432,7 @@ bool reoptimise(llvm::Module &m, std::string &log) {
          runPasses(m, tm.get(), Then::Nothing, log, [](llvm::ModulePassManager &mpm) {
            mpm.addPass(llvm::createModuleToFunctionPassAdaptor(ContiguousGathersPass()));
            mpm.addPass(EndlessLoopsPass());
+           mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformGathersPass()));
          });
 }
 

@@ -61,9 +61,14 @@ extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *s
 }
 
 extern "C" fcl_u32 __fibercl_host_sub_group_round(fcl_group_ctx *ctx, const fcl_u32 *sites,
-                                                  fcl_u32 n, fcl_u32 width,
-                                                  fcl_u32 region) noexcept {
+                                                  fcl_u32 n, fcl_u32 width, fcl_u32 region,
+                                                  fcl_u32 agreed) noexcept {
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  if (agreed != ~fcl_u32(0)) { // the common case: every work-item at one place
+    if (agreed & FIBERCL_SITE_SUB_GROUP)
+      fibercl::exec::fillAllLanes(n, width, g.sgMasks);
+    return agreed;
+  }
   fibercl::exec::SubGroupRelease r = fibercl::exec::chooseRelease(sites, n, width, g.sgMasks);
   if (!r.diverged)
     return r.site;

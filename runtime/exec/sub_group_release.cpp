@@ -7,9 +7,6 @@
 
 namespace fibercl::exec {
 
-namespace {
-
-// Every work-item waits at `site`: each sub-group's mask has all its lanes.
 void fillAllLanes(uint32_t n, uint32_t width, std::vector<uint64_t> &masks) {
   const uint64_t full = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
   uint32_t whole = n / width;
@@ -17,8 +14,6 @@ void fillAllLanes(uint32_t n, uint32_t width, std::vector<uint64_t> &masks) {
   if (n % width)
     masks[whole] = (uint64_t(1) << (n % width)) - 1;
 }
-
-} // namespace
 
 SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
                               std::vector<uint64_t> &masks) {

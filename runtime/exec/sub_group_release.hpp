@@ -24,6 +24,10 @@ struct SubGroupRelease {
   uint32_t firstSite = 0;
 };
 
+// Every work-item waits at one sub-group barrier: each sub-group's mask has all its
+// lanes.
+void fillAllLanes(uint32_t n, uint32_t width, std::vector<uint64_t> &masks);
+
 // `sites[i]`: where work-item i waits (0: finished). `masks`: one per sub-group of
 // `width` work-items, filled when a sub-group barrier is released.
 SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,

@@ -73,6 +73,7 @@ inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooper
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
 inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S (work-items)
 inline constexpr const char *kSubGroupYieldsAttr = "fibercl-sub-group-yields"; // (sub_group_yields.cpp)
+inline constexpr const char *kSubGroupsAttr = "fibercl-sub-groups"; // wg function: sub-group barriers
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain): its work-item
@@ -126,6 +127,13 @@ struct EndlessLoopsPass : llvm::PassInfoMixin<EndlessLoopsPass> {
 // a vector load of the run and a shuffle (contiguous_gathers.cpp). Such gathers appear
 // once a work-group's size is a constant (local_size_specialisation.hpp).
 struct ContiguousGathersPass : llvm::PassInfoMixin<ContiguousGathersPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// In the work-group functions of kernels with sub-group barriers (kSubGroupsAttr), a
+// gather whose lanes all read one address at run time becomes a load and a broadcast
+// (uniform_gathers.cpp): a sub-group's work-items read the same slots.
+struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 

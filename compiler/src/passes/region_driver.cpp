@@ -45,6 +45,8 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   llvm::FunctionCallee roundEnd = declareHostFunction(m, HostFunction::ROUND_END);
   llvm::FunctionCallee end = declareHostFunction(m, HostFunction::REGIONS_END);
   const bool subGroups = plan.subGroupWidth != 0;
+  if (subGroups)
+    wg.addFnAttr(kSubGroupsAttr);
   llvm::FunctionCallee subGroupRound =
       subGroups ? declareHostFunction(m, HostFunction::SUB_GROUP_ROUND) : llvm::FunctionCallee();
   if (auto *f = llvm::dyn_cast<llvm::Function>(begin.getCallee()))
@@ -109,30 +111,42 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
     if (subGroups) {
       // Masked after a sub-group barrier: only the work-items that wait there.
       const bool masked = region.id & FIBERCL_SITE_SUB_GROUP;
-      emitWorkItemLoop(b, size,
-                       [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
-                           llvm::Value *index) {
-                         llvm::Value *slot = b.CreateGEP(i32, sites, index);
-                         llvm::BasicBlock *skip = nullptr;
-                         if (masked) {
-                           llvm::LoadInst *waits = b.CreateAlignedLoad(i32, slot, llvm::Align(4));
-                           markFrameSlot(waits, "items");
-                           auto *run = llvm::BasicBlock::Create(c, "waits.here", &wg);
-                           skip = llvm::BasicBlock::Create(c, "waits.elsewhere", &wg);
-                           b.CreateCondBr(b.CreateICmpEQ(waits, b.getInt32(region.id)), run, skip);
-                           b.SetInsertPoint(run);
-                         }
-                         std::vector<llvm::Value *> callArgs = values;
-                         callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
-                         llvm::Value *site = b.CreateCall(region.step, callArgs);
-                         markFrameSlot(b.CreateAlignedStore(site, slot, llvm::Align(4)), "items");
-                         if (skip) {
-                           b.CreateBr(skip);
-                           b.SetInsertPoint(skip);
-                         }
-                       });
-      llvm::Value *site = b.CreateCall(
-          subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth), b.getInt32(region.id)});
+      // Where every work-item waits after the round: OR and AND agree only if all do.
+      // (Not in masked rounds: the masked vectoriser takes no values carried from
+      // work-item to work-item; the runtime looks at the sites then.)
+      std::vector<llvm::Value *> seen = emitWorkItemLoop(
+          b, size, {b.getInt32(0), b.getInt32(~0u)},
+          [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
+              llvm::Value *index, std::vector<llvm::Value *> &acc) {
+            llvm::Value *slot = b.CreateGEP(i32, sites, index);
+            llvm::BasicBlock *skip = nullptr;
+            if (masked) {
+              llvm::LoadInst *waits = b.CreateAlignedLoad(i32, slot, llvm::Align(4));
+              markFrameSlot(waits, "items");
+              auto *run = llvm::BasicBlock::Create(c, "waits.here", &wg);
+              skip = llvm::BasicBlock::Create(c, "waits.elsewhere", &wg);
+              b.CreateCondBr(b.CreateICmpEQ(waits, b.getInt32(region.id)), run, skip);
+              b.SetInsertPoint(run);
+            }
+            std::vector<llvm::Value *> callArgs = values;
+            callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
+            llvm::Value *site = b.CreateCall(region.step, callArgs);
+            markFrameSlot(b.CreateAlignedStore(site, slot, llvm::Align(4)), "items");
+            if (skip) {
+              b.CreateBr(skip);
+              b.SetInsertPoint(skip);
+              return;
+            }
+            acc[0] = b.CreateOr(acc[0], site);
+            acc[1] = b.CreateAnd(acc[1], site);
+          });
+      llvm::Value *agreed =
+          masked ? static_cast<llvm::Value *>(b.getInt32(~0u))
+                 : b.CreateSelect(b.CreateICmpEQ(seen[0], seen[1]), seen[0], b.getInt32(~0u),
+                                  "agreed");
+      llvm::Value *site =
+          b.CreateCall(subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth),
+                                       b.getInt32(region.id), agreed});
       next->addIncoming(site, b.GetInsertBlock());
       uniformIn->addIncoming(out, b.GetInsertBlock());
       uniformOut->addIncoming(in, b.GetInsertBlock());
