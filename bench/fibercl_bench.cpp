@@ -409,7 +409,21 @@ void BM_Reduction(benchmark::State &state, Target *t) {
   clReleaseMemObject(dp);
 }
 
+// Whether the device has sub-groups (cl_khr_subgroups); PoCL's CPU device has none.
+bool hasSubGroups(Target *t) {
+  size_t bytes = 0;
+  if (clGetDeviceInfo(t->dev, CL_DEVICE_EXTENSIONS, 0, nullptr, &bytes) != CL_SUCCESS)
+    return false;
+  std::string extensions(bytes, '\0');
+  clGetDeviceInfo(t->dev, CL_DEVICE_EXTENSIONS, bytes, extensions.data(), nullptr);
+  return extensions.find("cl_khr_subgroups") != std::string::npos;
+}
+
 template <bool kViaLocal> void BM_SubGroupReduce(benchmark::State &state, Target *t) {
+  if (!hasSubGroups(t)) {
+    state.SkipWithError((t->label + " reports no sub-groups (cl_khr_subgroups)").c_str());
+    return;
+  }
   const size_t local = 256, n = 16u << 20, groups = n / local;
   std::vector<cl_uint> in(n), want(groups, 0);
   for (size_t i = 0; i < n; ++i) {

@@ -13,6 +13,8 @@
 //   else value = the gather
 #include "passes.hpp"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
@@ -25,7 +27,30 @@ namespace {
 // work-group function's copies for a size are optimised a second time).
 constexpr const char *kCheckedMetadata = "fibercl.gather_checked";
 
-void addRuntimeCheck(llvm::IntrinsicInst &gather) {
+// Whether every lane of `vector` (pointers) holds lane 0's value, computed once per
+// vector, where it is defined (outside the loop that reads through it, usually).
+llvm::Value *allLanesEqual(llvm::Value *vector, unsigned lanes,
+                           llvm::DenseMap<llvm::Value *, llvm::Value *> &cache,
+                           llvm::Instruction *use) {
+  if (llvm::Value *known = cache.lookup(vector))
+    return known;
+  llvm::BasicBlock &entry = use->getFunction()->getEntryBlock();
+  llvm::Instruction *at = &*entry.getFirstInsertionPt();
+  if (auto *def = llvm::dyn_cast<llvm::Instruction>(vector))
+    at = llvm::isa<llvm::PHINode>(def) ? &*def->getParent()->getFirstInsertionPt()
+                                       : def->getNextNode();
+  llvm::IRBuilder<> b(at);
+  llvm::Value *same = b.CreateICmpEQ(
+      vector, b.CreateVectorSplat(lanes, b.CreateExtractElement(vector, uint64_t(0))));
+  llvm::Value *bits = b.CreateBitCast(same, b.getIntNTy(lanes));
+  llvm::Value *all = b.CreateICmpEQ(bits, llvm::Constant::getAllOnesValue(bits->getType()),
+                                    "lanes.one_address");
+  cache[vector] = all;
+  return all;
+}
+
+void addRuntimeCheck(llvm::IntrinsicInst &gather,
+                     llvm::DenseMap<llvm::Value *, llvm::Value *> &cache) {
   llvm::Value *pointers = gather.getArgOperand(0);
   auto align = llvm::cast<llvm::ConstantInt>(gather.getArgOperand(1))->getAlignValue();
   llvm::Value *mask = gather.getArgOperand(2), *passThrough = gather.getArgOperand(3);
@@ -41,12 +66,20 @@ void addRuntimeCheck(llvm::IntrinsicInst &gather) {
 
   llvm::IRBuilder<> b(before->getTerminator());
   llvm::Value *first = b.CreateExtractElement(pointers, uint64_t(0));
-  llvm::Value *same = b.CreateICmpEQ(pointers, b.CreateVectorSplat(lanes, first));
-  llvm::Value *sameBits = b.CreateBitCast(same, b.getIntNTy(lanes));
+  // The lanes' pointers are equal where the vector of bases they are an offset from is
+  // (the same offset for every lane): then one test serves every read from that base
+  // -- the sub-group's slots, at each step of a loop over them.
+  llvm::Value *checked = pointers;
+  if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointers))
+    if (gep->getPointerOperandType()->isVectorTy() &&
+        llvm::all_of(gep->indices(), [](llvm::Value *index) {
+          return !index->getType()->isVectorTy() || llvm::getSplatValue(index);
+        }))
+      checked = gep->getPointerOperand();
+  llvm::Value *same = allLanesEqual(checked, lanes, cache, before->getTerminator());
   llvm::Value *maskBits = b.CreateBitCast(mask, b.getIntNTy(lanes));
   // One address, and some lane reads it (else the gather reads nothing).
-  llvm::Value *oneAddress = b.CreateAnd(b.CreateICmpEQ(sameBits, llvm::Constant::getAllOnesValue(sameBits->getType())),
-                                        b.CreateICmpNE(maskBits, b.getIntN(lanes, 0)));
+  llvm::Value *oneAddress = b.CreateAnd(same, b.CreateICmpNE(maskBits, b.getIntN(lanes, 0)));
   before->getTerminator()->eraseFromParent();
   b.SetInsertPoint(before);
   b.CreateCondBr(oneAddress, uniform, general);
@@ -85,8 +118,9 @@ llvm::PreservedAnalyses UniformGathersPass::run(llvm::Function &f, llvm::Functio
             llvm::isa<llvm::FixedVectorType>(call->getType()) &&
             !call->getMetadata(kCheckedMetadata))
           gathers.push_back(call);
+  llvm::DenseMap<llvm::Value *, llvm::Value *> checks;
   for (llvm::IntrinsicInst *g : gathers)
-    addRuntimeCheck(*g);
+    addRuntimeCheck(*g, checks);
   return gathers.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
 }
 
