@@ -159,8 +159,8 @@ __kernel void reduce(__global const uint* in, __global uint* partial, __local ui
 // The same reduction twice (issue 31): sums of sub-group-sized runs of the input, one
 // atomic per run into its group's sum; once with sub_group_reduce_add, once through
 // local memory with a tree of barriers over runs of `width` (the device's sub-group
-// size for the first kernel, a power of two). Each group's sum has a cache line of its own (groups on
-// two cores adding to one line would measure the line's trips between them).
+// size for the first kernel, a power of two). Each group's sum has a cache line of its own (groups
+// on two cores adding to one line would measure the line's trips between them).
 const char *kSubGroupReduceSrc = R"CLC(
 __kernel void sg_reduce(__global const uint* in, __global uint* sums) {
   uint s = sub_group_reduce_add(in[get_global_id(0)]);

@@ -400,11 +400,10 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     return false;
   // 7. Loops O3 left without an exit (a wait on a hoisted plain load) report instead
   //    of hanging.
-  if (!runPasses(m, tm.get(), Then::Nothing, log,
-                 [](llvm::ModulePassManager &mpm) {
-                   mpm.addPass(EndlessLoopsPass());
-                   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformGathersPass()));
-                 }))
+  if (!runPasses(m, tm.get(), Then::Nothing, log, [](llvm::ModulePassManager &mpm) {
+        mpm.addPass(EndlessLoopsPass());
+        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformGathersPass()));
+      }))
     return false;
   defineGuardedMathFunctions(m, *tm);
   buildPhaseDone("optimise");

@@ -460,7 +460,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
     case CL_KERNEL_MAX_NUM_SUB_GROUPS:
       return out.scalar<size_t>((maxItems + width - 1) / width);
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
-      return out.scalar<size_t>(0); // no way to ask for a number of sub-groups
+      return out.scalar<size_t>(0);              // no way to ask for a number of sub-groups
     case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: // cl_intel_required_subgroup_size
       return out.scalar<size_t>(info.requiredSubGroupSize);
     default:

@@ -178,8 +178,8 @@ void releaseStacks(GroupState &g) noexcept {
                     r.firstSite ? int64_t(r.firstSite) : -1, false);
 }
 
-// Work-item g.cur stops at `site` (0: it finished; kYielded: it yielded): runs the next released work-item,
-// or releases the next site. Returns when g.cur is resumed, or (the work-item on the
+// Work-item g.cur stops at `site` (0: it finished; kYielded: it yielded): runs the next released
+// work-item, or releases the next site. Returns when g.cur is resumed, or (the work-item on the
 // runner's stack only) when every work-item has finished.
 void subGroupStop(GroupState &g, uint32_t site) noexcept {
   uint32_t cur = g.cur;

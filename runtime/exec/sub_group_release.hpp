@@ -17,9 +17,9 @@
 namespace fibercl::exec {
 
 struct SubGroupRelease {
-  uint32_t site = 0;      // the site released (0: every work-item has finished)
-  bool diverged = false;  // else: work-item `item` waits at `itemSite` (0: finished)
-  uint32_t item = 0;      //   but work-item 0 at `firstSite`
+  uint32_t site = 0;     // the site released (0: every work-item has finished)
+  bool diverged = false; // else: work-item `item` waits at `itemSite` (0: finished)
+  uint32_t item = 0;     //   but work-item 0 at `firstSite`
   uint32_t itemSite = 0;
   uint32_t firstSite = 0;
 };

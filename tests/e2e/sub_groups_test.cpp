@@ -726,8 +726,8 @@ TEST_F(SubGroupProgress, SubGroupsWaitingForEachOtherInAGroupFinish) {
     SCOPED_TRACE(path);
     cl_kernel k = nullptr;
     {
-      ScopedEnv env({{"FIBERCL_BARRIERS", std::string(path) == "fibers" ? std::string("fibers")
-                                                                       : ScopedEnv::kUnset}});
+      ScopedEnv env({{"FIBERCL_BARRIERS",
+                      std::string(path) == "fibers" ? std::string("fibers") : ScopedEnv::kUnset}});
       k = kernelAt(S, SizeFrom::Attribute, kTurnsSrc + freshTag(), "turns");
     }
     for (const char *seed : {"", "3"}) {

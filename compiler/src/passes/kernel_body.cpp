@@ -52,8 +52,7 @@ llvm::PreservedAnalyses KernelBodyPass::run(llvm::Module &m, llvm::ModuleAnalysi
     body->setDSOLocal(true); // as an internal function is (its clones become internal)
     body->addFnAttr(kKernelAttr, k->getName());
     uint32_t required = requiredSubGroupSize(*k);
-    body->addFnAttr(kSubGroupSizeAttr,
-                    std::to_string(required ? required : defaultSubGroupSize()));
+    body->addFnAttr(kSubGroupSizeAttr, std::to_string(required ? required : defaultSubGroupSize()));
     // The caller (work-group function) owns these; nothing else aliases them.
     unsigned n = k->arg_size();
     body->getArg(n)->setName("fibercl.ctx");

@@ -72,8 +72,10 @@ inline constexpr const char *kMayBlockAttr = "fibercl-may-block";      // has a 
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
 inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S (work-items)
-inline constexpr const char *kSubGroupYieldsAttr = "fibercl-sub-group-yields"; // (sub_group_yields.cpp)
-inline constexpr const char *kSubGroupsAttr = "fibercl-sub-groups"; // wg function: sub-group barriers
+inline constexpr const char *kSubGroupYieldsAttr =
+    "fibercl-sub-group-yields"; // (sub_group_yields.cpp)
+inline constexpr const char *kSubGroupsAttr =
+    "fibercl-sub-groups";                                  // wg function: sub-group barriers
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain): its work-item

@@ -140,10 +140,9 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
             acc[0] = b.CreateOr(acc[0], site);
             acc[1] = b.CreateAnd(acc[1], site);
           });
-      llvm::Value *agreed =
-          masked ? static_cast<llvm::Value *>(b.getInt32(~0u))
-                 : b.CreateSelect(b.CreateICmpEQ(seen[0], seen[1]), seen[0], b.getInt32(~0u),
-                                  "agreed");
+      llvm::Value *agreed = masked ? static_cast<llvm::Value *>(b.getInt32(~0u))
+                                   : b.CreateSelect(b.CreateICmpEQ(seen[0], seen[1]), seen[0],
+                                                    b.getInt32(~0u), "agreed");
       llvm::Value *site =
           b.CreateCall(subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth),
                                        b.getInt32(region.id), agreed});

@@ -43,8 +43,8 @@ llvm::Value *allLanesEqual(llvm::Value *vector, unsigned lanes,
   llvm::Value *same = b.CreateICmpEQ(
       vector, b.CreateVectorSplat(lanes, b.CreateExtractElement(vector, uint64_t(0))));
   llvm::Value *bits = b.CreateBitCast(same, b.getIntNTy(lanes));
-  llvm::Value *all = b.CreateICmpEQ(bits, llvm::Constant::getAllOnesValue(bits->getType()),
-                                    "lanes.one_address");
+  llvm::Value *all =
+      b.CreateICmpEQ(bits, llvm::Constant::getAllOnesValue(bits->getType()), "lanes.one_address");
   cache[vector] = all;
   return all;
 }
@@ -107,7 +107,8 @@ void addRuntimeCheck(llvm::IntrinsicInst &gather,
 
 } // namespace
 
-llvm::PreservedAnalyses UniformGathersPass::run(llvm::Function &f, llvm::FunctionAnalysisManager &) {
+llvm::PreservedAnalyses UniformGathersPass::run(llvm::Function &f,
+                                                llvm::FunctionAnalysisManager &) {
   if (!f.hasFnAttribute(kSubGroupsAttr))
     return llvm::PreservedAnalyses::all();
   std::vector<llvm::IntrinsicInst *> gathers;

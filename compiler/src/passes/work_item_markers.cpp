@@ -67,16 +67,16 @@ llvm::PreservedAnalyses WorkItemMarkersPass::run(llvm::Module &m, llvm::ModuleAn
     // sub-group-aware one (host_abi.def), with the sub-group size.
     auto lowerBarrier = [&](llvm::CallInst *call, llvm::IRBuilder<> &b, bool subGroup) {
       barriers = true;
-      uint32_t site = sites->add(body, call,
-                                 subGroup ? SiteInfo::Kind::SubGroupBarrier : SiteInfo::Kind::Barrier);
+      uint32_t site = sites->add(
+          body, call, subGroup ? SiteInfo::Kind::SubGroupBarrier : SiteInfo::Kind::Barrier);
       llvm::CallInst *host;
       if (subGroupBarriers)
-        host = b.CreateCall(hostSubGroupBarrier,
-                            {ctx, b.getInt32(site | (subGroup ? FIBERCL_SITE_SUB_GROUP : 0)),
-                             b.getInt32(width)});
+        host = b.CreateCall(
+            hostSubGroupBarrier,
+            {ctx, b.getInt32(site | (subGroup ? FIBERCL_SITE_SUB_GROUP : 0)), b.getInt32(width)});
       else
-        host = b.CreateCall(hostBarrier, {ctx, b.getInt32(site),
-                                          b.CreateZExtOrTrunc(call->getArgOperand(0), i32)});
+        host = b.CreateCall(
+            hostBarrier, {ctx, b.getInt32(site), b.CreateZExtOrTrunc(call->getArgOperand(0), i32)});
       host->setDebugLoc(call->getDebugLoc());
       call->eraseFromParent();
     };

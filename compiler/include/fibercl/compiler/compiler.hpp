@@ -47,7 +47,7 @@ struct SiteInfo {
     Fence,
     VolatileRead,
     VolatileWrite,
-    Cooperative, // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
+    Cooperative,    // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
     SubGroupBarrier // a sub-group barrier (also each of a sub-group function's own)
   };
   static constexpr Kind kLastKind = Kind::SubGroupBarrier;
