@@ -3,7 +3,9 @@
 
 #include "fibercl/kernel_abi.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include <CL/cl.h>
@@ -134,16 +136,22 @@ bool isSupportedSubGroupSize(uint64_t size) {
 }
 
 uint32_t defaultSubGroupSize() {
-  if (const char *env = std::getenv("FIBERCL_SUBGROUP_SIZE")) {
+  // One vector of 32-bit lanes: the work-item loops are vectorised at that width.
+  uint32_t vector = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx") ? 8 : 4;
+  if (const char *env = std::getenv("FIBERCL_SUBGROUP_SIZE"); env && *env) {
     char *end = nullptr;
     unsigned long size = std::strtoul(env, &end, 10);
     if (end != env && *end == '\0' && isSupportedSubGroupSize(size))
       return uint32_t(size);
+    static std::once_flag said;
+    std::call_once(said, [&] {
+      std::fprintf(stderr,
+                   "FiberCL: FIBERCL_SUBGROUP_SIZE=%s is not 4, 8, 16, 32 or 64: sub-groups "
+                   "have %u work-items\n",
+                   env, vector);
+    });
   }
-  // One vector of 32-bit lanes: the work-item loops are vectorised at that width.
-  if (__builtin_cpu_supports("avx512f"))
-    return 16;
-  return __builtin_cpu_supports("avx") ? 8 : 4;
+  return vector;
 }
 
 uint32_t requiredSubGroupSize(const llvm::Function &kernel) {

@@ -67,11 +67,11 @@ extern "C" fcl_u32 __fibercl_host_sub_group_round(fcl_group_ctx *ctx, const fcl_
   if (agreed != ~fcl_u32(0)) { // the common case: every work-item at one place
     if (agreed & FIBERCL_SITE_SUB_GROUP)
       fibercl::exec::fillAllLanes(n, width, g.sgMasks);
-    return agreed;
+    return agreed | FIBERCL_ROUND_EVERYONE;
   }
   fibercl::exec::SubGroupRelease r = fibercl::exec::chooseRelease(sites, n, width, g.sgMasks);
   if (!r.diverged)
-    return r.site;
+    return r.site | (r.everyone ? FIBERCL_ROUND_EVERYONE : 0);
   fibercl::exec::barrierDivergence(g, r.item, r.itemSite ? int64_t(r.itemSite) : -1,
                                    r.firstSite ? int64_t(r.firstSite) : -1, region == 0);
 }

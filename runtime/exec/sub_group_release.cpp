@@ -26,6 +26,7 @@ SubGroupRelease chooseRelease(const uint32_t *sites, uint32_t n, uint32_t width,
     if (sites[0] & FIBERCL_SITE_SUB_GROUP)
       fillAllLanes(n, width, masks);
     r.site = sites[0];
+    r.everyone = true;
     return r;
   }
   const unsigned shift = unsigned(__builtin_ctz(width)); // a power of two

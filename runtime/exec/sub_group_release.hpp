@@ -18,6 +18,7 @@ namespace fibercl::exec {
 
 struct SubGroupRelease {
   uint32_t site = 0;     // the site released (0: every work-item has finished)
+  bool everyone = false; // every work-item waits there
   bool diverged = false; // else: work-item `item` waits at `itemSite` (0: finished)
   uint32_t item = 0;     //   but work-item 0 at `firstSite`
   uint32_t itemSite = 0;

@@ -116,6 +116,8 @@ typedef struct fcl_coop_view {
  * a barrier reaches it later with the others). The largest sub-group (bits of a mask). */
 #define FIBERCL_SITE_SUB_GROUP 0x40000000u
 #define FIBERCL_MAX_SUB_GROUP_SIZE 64
+/* Bit of FIBERCL_HOST_SUB_GROUP_ROUND's result: every work-item waits at that site. */
+#define FIBERCL_ROUND_EVERYONE 0x80000000u
 
 #ifndef __OPENCL_C_VERSION__
 #ifdef __cplusplus

@@ -97,6 +97,14 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   // The two copies of the uniform values swap roles every round.
   llvm::PHINode *uniformIn = b.CreatePHI(ptr, unsigned(plan.regions.size()), "uniform.in");
   llvm::PHINode *uniformOut = b.CreatePHI(ptr, unsigned(plan.regions.size()), "uniform.out");
+  // With sub-group barriers, FIBERCL_HOST_SUB_GROUP_ROUND's result is the next region,
+  // with FIBERCL_ROUND_EVERYONE when every work-item waits there.
+  llvm::Value *nextRegion = next, *allHere = nullptr;
+  if (subGroups) {
+    nextRegion = b.CreateAnd(next, b.getInt32(~FIBERCL_ROUND_EVERYONE), "next.region");
+    allHere = b.CreateICmpNE(b.CreateAnd(next, b.getInt32(FIBERCL_ROUND_EVERYONE)), b.getInt32(0),
+                             "everyone.here");
+  }
   for (size_t k = 0; k < plan.regions.size(); ++k) {
     const RegionPlan::Region &region = plan.regions[k];
     llvm::Value *in = k == 0 ? uniformB : static_cast<llvm::Value *>(uniformIn);
@@ -109,44 +117,68 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
       read = uniformCopy;
     }
     if (subGroups) {
-      // Masked after a sub-group barrier: only the work-items that wait there.
-      const bool masked = region.id & FIBERCL_SITE_SUB_GROUP;
-      // Where every work-item waits after the round: OR and AND agree only if all do.
-      // (Not in masked rounds: the masked vectoriser takes no values carried from
-      // work-item to work-item; the runtime looks at the sites then.)
-      std::vector<llvm::Value *> seen = emitWorkItemLoop(
-          b, size, {b.getInt32(0), b.getInt32(~0u)},
-          [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
-              llvm::Value *index, std::vector<llvm::Value *> &acc) {
-            llvm::Value *slot = b.CreateGEP(i32, sites, index);
-            llvm::BasicBlock *skip = nullptr;
-            if (masked) {
-              llvm::LoadInst *waits = b.CreateAlignedLoad(i32, slot, llvm::Align(4));
-              markFrameSlot(waits, "items");
-              auto *run = llvm::BasicBlock::Create(c, "waits.here", &wg);
-              skip = llvm::BasicBlock::Create(c, "waits.elsewhere", &wg);
-              b.CreateCondBr(b.CreateICmpEQ(waits, b.getInt32(region.id)), run, skip);
-              b.SetInsertPoint(run);
-            }
-            std::vector<llvm::Value *> callArgs = values;
-            callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
-            llvm::Value *site = b.CreateCall(region.step, callArgs);
-            markFrameSlot(b.CreateAlignedStore(site, slot, llvm::Align(4)), "items");
-            if (skip) {
-              b.CreateBr(skip);
-              b.SetInsertPoint(skip);
-              return;
-            }
-            acc[0] = b.CreateOr(acc[0], site);
-            acc[1] = b.CreateAnd(acc[1], site);
-          });
-      llvm::Value *agreed = masked ? static_cast<llvm::Value *>(b.getInt32(~0u))
-                                   : b.CreateSelect(b.CreateICmpEQ(seen[0], seen[1]), seen[0],
-                                                    b.getInt32(~0u), "agreed");
-      llvm::Value *site =
-          b.CreateCall(subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth),
-                                       b.getInt32(region.id), agreed});
-      next->addIncoming(site, b.GetInsertBlock());
+      // One round: every work-item, or (`masked`) only those waiting at this region's
+      // sub-group barrier. Where every work-item waits after an unmasked round: OR and
+      // AND agree only if all do (not in masked rounds: the masked vectoriser takes no
+      // values carried from work-item to work-item; the runtime looks at the sites).
+      auto emitRound = [&](bool masked) {
+        std::vector<llvm::Value *> seen = emitWorkItemLoop(
+            b, size, {b.getInt32(0), b.getInt32(~0u)},
+            [&](llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y, llvm::Value *z,
+                llvm::Value *index, std::vector<llvm::Value *> &acc) {
+              llvm::Value *slot = b.CreateGEP(i32, sites, index);
+              llvm::BasicBlock *skip = nullptr;
+              if (masked) {
+                llvm::LoadInst *waits = b.CreateAlignedLoad(i32, slot, llvm::Align(4));
+                markFrameSlot(waits, "items");
+                auto *run = llvm::BasicBlock::Create(c, "waits.here", &wg);
+                skip = llvm::BasicBlock::Create(c, "waits.elsewhere", &wg);
+                b.CreateCondBr(b.CreateICmpEQ(waits, b.getInt32(region.id)), run, skip);
+                b.SetInsertPoint(run);
+              }
+              std::vector<llvm::Value *> callArgs = values;
+              callArgs.insert(callArgs.end(), {ctx, x, y, z, frames, index, n64, in, out});
+              llvm::Value *site = b.CreateCall(region.step, callArgs);
+              markFrameSlot(b.CreateAlignedStore(site, slot, llvm::Align(4)), "items");
+              if (skip) {
+                b.CreateBr(skip);
+                b.SetInsertPoint(skip);
+                return;
+              }
+              acc[0] = b.CreateOr(acc[0], site);
+              acc[1] = b.CreateAnd(acc[1], site);
+            });
+        llvm::Value *agreed = masked ? static_cast<llvm::Value *>(b.getInt32(~0u))
+                                     : b.CreateSelect(b.CreateICmpEQ(seen[0], seen[1]), seen[0],
+                                                      b.getInt32(~0u), "agreed");
+        return b.CreateCall(subGroupRound, {ctx, sites, n, b.getInt32(plan.subGroupWidth),
+                                            b.getInt32(region.id), agreed});
+      };
+      llvm::Value *result;
+      if (!(region.id & FIBERCL_SITE_SUB_GROUP)) {
+        result = emitRound(false); // the start, or after a work-group barrier: everyone
+      } else {
+        // After a sub-group barrier every work-item usually waits there (sub-groups in
+        // step): then the round needs no mask, and its loop is the plain one.
+        auto *everyone = llvm::BasicBlock::Create(c, "round.everyone", &wg);
+        auto *some = llvm::BasicBlock::Create(c, "round.some", &wg);
+        auto *done = llvm::BasicBlock::Create(c, "round.done", &wg);
+        b.CreateCondBr(allHere, everyone, some);
+        b.SetInsertPoint(everyone);
+        llvm::Value *whole = emitRound(false);
+        llvm::BasicBlock *wholeEnd = b.GetInsertBlock();
+        b.CreateBr(done);
+        b.SetInsertPoint(some);
+        llvm::Value *part = emitRound(true);
+        llvm::BasicBlock *partEnd = b.GetInsertBlock();
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+        llvm::PHINode *phi = b.CreatePHI(i32, 2, "round.next");
+        phi->addIncoming(whole, wholeEnd);
+        phi->addIncoming(part, partEnd);
+        result = phi;
+      }
+      next->addIncoming(result, b.GetInsertBlock());
       uniformIn->addIncoming(out, b.GetInsertBlock());
       uniformOut->addIncoming(in, b.GetInsertBlock());
       b.CreateBr(dispatch);
@@ -192,7 +224,7 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   }
 
   b.SetInsertPoint(dispatch);
-  llvm::SwitchInst *sw = b.CreateSwitch(next, finished, unsigned(plan.regions.size()));
+  llvm::SwitchInst *sw = b.CreateSwitch(nextRegion, finished, unsigned(plan.regions.size()));
   for (size_t k = 1; k < plan.regions.size(); ++k)
     sw->addCase(b.getInt32(plan.regions[k].id), starts[k]);
 
