@@ -177,6 +177,22 @@ __kernel void local_reduce(__global const uint* in, __global uint* sums, __local
   }
   if ((lid & (width - 1)) == 0) atomic_add(&sums[16 * get_group_id(0)], tmp[lid]);
 }
+// The same sums stored, one per sub-group-sized run: the reductions without the atomics.
+__kernel void sg_reduce_store(__global const uint* in, __global uint* runs) {
+  uint s = sub_group_reduce_add(in[get_global_id(0)]);
+  if (get_sub_group_local_id() == 0) runs[get_global_id(0) / get_max_sub_group_size()] = s;
+}
+__kernel void local_reduce_store(__global const uint* in, __global uint* runs, __local uint* tmp,
+                                 uint width) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = width / 2; s > 0; s >>= 1) {
+    if ((lid & (width - 1)) < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if ((lid & (width - 1)) == 0) runs[get_global_id(0) / width] = tmp[lid];
+}
 )CLC";
 
 const char *kSgemmSrc = R"CLC(
@@ -456,6 +472,45 @@ template <bool kViaLocal> void BM_SubGroupReduce(benchmark::State &state, Target
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   clReleaseMemObject(din);
   clReleaseMemObject(dsums);
+}
+
+// The same two reductions, each run's sum stored (no atomics): what the sub-group
+// functions cost against the local-memory tree, without the atomics both pay above.
+template <bool kViaLocal> void BM_SubGroupReduceStore(benchmark::State &state, Target *t) {
+  if (!hasSubGroups(t)) {
+    state.SkipWithError((t->label + " reports no sub-groups (cl_khr_subgroups)").c_str());
+    return;
+  }
+  const size_t local = 256, n = 16u << 20;
+  std::vector<cl_uint> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);
+  cl_kernel k = t->kernel("sg_reduce_store", kSubGroupReduceSrc, "sg_reduce_store", "-cl-std=CL3.0");
+  size_t width = 0;
+  ck(clGetKernelSubGroupInfo(k, t->dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                             &local, sizeof width, &width, nullptr),
+     "clGetKernelSubGroupInfo");
+  state.counters["sub_group"] = static_cast<double>(width);
+  cl_mem din = t->buffer(n * 4, in.data()), druns = t->buffer(n / width * 4);
+  if (kViaLocal) {
+    k = t->kernel("local_reduce_store", kSubGroupReduceSrc, "local_reduce_store", "-cl-std=CL3.0");
+    ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
+    setArg(k, 3, static_cast<cl_uint>(width));
+  }
+  setArg(k, 0, din);
+  setArg(k, 1, druns);
+  timeLaunches(state, t, k, 1, &n, &local);
+  std::vector<cl_uint> runs = t->read<cl_uint>(druns, n / width);
+  for (size_t r = 0; r < n / width; ++r) {
+    cl_uint want = 0;
+    for (size_t i = r * width; i < (r + 1) * width; ++i)
+      want += in[i];
+    if (runs[r] != want)
+      die(t->label + " sub-group reduction (stored): wrong sum of run " + std::to_string(r));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  clReleaseMemObject(din);
+  clReleaseMemObject(druns);
 }
 
 void BM_Sgemm(benchmark::State &state, Target *t) {
@@ -897,6 +952,8 @@ int main(int argc, char **argv) {
       {"reduction_16M_local256", BM_Reduction},
       {"subgroup_reduce_16M_local256", BM_SubGroupReduce<false>},
       {"subgroup_reduce_via_local_16M_local256", BM_SubGroupReduce<true>},
+      {"subgroup_reduce_store_16M_local256", BM_SubGroupReduceStore<false>},
+      {"subgroup_reduce_store_via_local_16M_local256", BM_SubGroupReduceStore<true>},
       {"sgemm_512_tile16", BM_Sgemm},
       {"stencil_2048x2048_tile16", BM_Stencil},
       {"barrier_loop_100", BM_BarrierLoop},
