@@ -156,42 +156,40 @@ __kernel void reduce(__global const uint* in, __global uint* partial, __local ui
 }
 )CLC";
 
-// The same reduction twice (issue 31): sums of sub-group-sized runs of the input, one
-// atomic per run into its group's sum; once with sub_group_reduce_add, once through
-// local memory with a tree of barriers over runs of `width` (the device's sub-group
-// size for the first kernel, a power of two). Each group's sum has a cache line of its own (groups
-// on two cores adding to one line would measure the line's trips between them).
+// The same reduction twice (issue 31): sums of sub-group-sized runs of the input; once
+// with sub_group_reduce_add, once through local memory with a tree of barriers over runs
+// of `width` (the device's sub-group size for the first kernel, a power of two). Each
+// run's sum is added with one atomic to its group's sum -- with a cache line per group
+// (groups on two cores adding to one line would measure the line's trips between them)
+// -- or, in the *_store kernels, stored: the reductions without the atomics.
 const char *kSubGroupReduceSrc = R"CLC(
+uint local_run_sum(__global const uint* in, __local uint* tmp, uint width) {
+  uint lid = get_local_id(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = width / 2; s > 0; s >>= 1) {
+    if ((lid & (width - 1)) < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return tmp[lid];
+}
 __kernel void sg_reduce(__global const uint* in, __global uint* sums) {
   uint s = sub_group_reduce_add(in[get_global_id(0)]);
   if (get_sub_group_local_id() == 0) atomic_add(&sums[16 * get_group_id(0)], s);
 }
 __kernel void local_reduce(__global const uint* in, __global uint* sums, __local uint* tmp,
                            uint width) {
-  uint lid = get_local_id(0);
-  tmp[lid] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = width / 2; s > 0; s >>= 1) {
-    if ((lid & (width - 1)) < s) tmp[lid] += tmp[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if ((lid & (width - 1)) == 0) atomic_add(&sums[16 * get_group_id(0)], tmp[lid]);
+  uint s = local_run_sum(in, tmp, width);
+  if ((get_local_id(0) & (width - 1)) == 0) atomic_add(&sums[16 * get_group_id(0)], s);
 }
-// The same sums stored, one per sub-group-sized run: the reductions without the atomics.
 __kernel void sg_reduce_store(__global const uint* in, __global uint* runs) {
   uint s = sub_group_reduce_add(in[get_global_id(0)]);
   if (get_sub_group_local_id() == 0) runs[get_global_id(0) / get_max_sub_group_size()] = s;
 }
 __kernel void local_reduce_store(__global const uint* in, __global uint* runs, __local uint* tmp,
                                  uint width) {
-  uint lid = get_local_id(0);
-  tmp[lid] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = width / 2; s > 0; s >>= 1) {
-    if ((lid & (width - 1)) < s) tmp[lid] += tmp[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if ((lid & (width - 1)) == 0) runs[get_global_id(0) / width] = tmp[lid];
+  uint s = local_run_sum(in, tmp, width);
+  if ((get_local_id(0) & (width - 1)) == 0) runs[get_global_id(0) / width] = s;
 }
 )CLC";
 
@@ -435,82 +433,56 @@ bool hasSubGroups(Target *t) {
   return extensions.find("cl_khr_subgroups") != std::string::npos;
 }
 
-template <bool kViaLocal> void BM_SubGroupReduce(benchmark::State &state, Target *t) {
+// kAtomic: each run's sum added to its group's (sg_reduce, local_reduce); else stored
+// (the *_store kernels).
+template <bool kViaLocal, bool kAtomic> void BM_SubGroupReduce(benchmark::State &state, Target *t) {
   if (!hasSubGroups(t)) {
     state.SkipWithError((t->label + " reports no sub-groups (cl_khr_subgroups)").c_str());
     return;
   }
   const size_t local = 256, n = 16u << 20, groups = n / local;
-  std::vector<cl_uint> in(n), want(groups, 0);
-  for (size_t i = 0; i < n; ++i) {
-    in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);
-    want[i / local] += in[i];
-  }
-  cl_kernel sg = t->kernel("sg_reduce", kSubGroupReduceSrc, "sg_reduce", "-cl-std=CL3.0");
-  size_t width = 0;
-  ck(clGetKernelSubGroupInfo(sg, t->dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                             &local, sizeof width, &width, nullptr),
-     "clGetKernelSubGroupInfo");
-  state.counters["sub_group"] = static_cast<double>(width);
-  cl_kernel k = sg;
-  cl_mem din = t->buffer(n * 4, in.data()),
-         dsums = t->buffer(groups * 64, std::vector<cl_uint>(16 * groups).data());
-  setArg(k, 0, din);
-  setArg(k, 1, dsums);
-  if (kViaLocal) {
-    k = t->kernel("local_reduce", kSubGroupReduceSrc, "local_reduce", "-cl-std=CL3.0");
-    setArg(k, 0, din);
-    setArg(k, 1, dsums);
-    ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
-    setArg(k, 3, static_cast<cl_uint>(width));
-  }
-  int64_t runs = timeLaunches(state, t, k, 1, &n, &local);
-  std::vector<cl_uint> sums = t->read<cl_uint>(dsums, 16 * groups);
-  for (size_t g = 0; g < groups; ++g)
-    if (sums[16 * g] != static_cast<cl_uint>(want[g] * static_cast<cl_uint>(runs)))
-      die(t->label + " sub-group reduction: wrong sum in group " + std::to_string(g));
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
-  clReleaseMemObject(din);
-  clReleaseMemObject(dsums);
-}
-
-// The same two reductions, each run's sum stored (no atomics): what the sub-group
-// functions cost against the local-memory tree, without the atomics both pay above.
-template <bool kViaLocal> void BM_SubGroupReduceStore(benchmark::State &state, Target *t) {
-  if (!hasSubGroups(t)) {
-    state.SkipWithError((t->label + " reports no sub-groups (cl_khr_subgroups)").c_str());
-    return;
-  }
-  const size_t local = 256, n = 16u << 20;
   std::vector<cl_uint> in(n);
   for (size_t i = 0; i < n; ++i)
     in[i] = static_cast<cl_uint>((i * 2654435761u) & 0xFFFF);
-  cl_kernel k = t->kernel("sg_reduce_store", kSubGroupReduceSrc, "sg_reduce_store", "-cl-std=CL3.0");
+  const std::string store = kAtomic ? "" : "_store";
+  cl_kernel k = t->kernel("sg_reduce" + store, kSubGroupReduceSrc, ("sg_reduce" + store).c_str(),
+                          "-cl-std=CL3.0");
   size_t width = 0;
   ck(clGetKernelSubGroupInfo(k, t->dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
                              &local, sizeof width, &width, nullptr),
      "clGetKernelSubGroupInfo");
   state.counters["sub_group"] = static_cast<double>(width);
-  cl_mem din = t->buffer(n * 4, in.data()), druns = t->buffer(n / width * 4);
+  // Atomic: a cache line of sums per group, starting at 0; stored: a word per run.
+  const size_t outWords = kAtomic ? 16 * groups : n / width;
+  cl_mem din = t->buffer(n * 4, in.data()),
+         dout = t->buffer(outWords * 4, std::vector<cl_uint>(outWords).data());
   if (kViaLocal) {
-    k = t->kernel("local_reduce_store", kSubGroupReduceSrc, "local_reduce_store", "-cl-std=CL3.0");
+    k = t->kernel("local_reduce" + store, kSubGroupReduceSrc, ("local_reduce" + store).c_str(),
+                  "-cl-std=CL3.0");
     ck(clSetKernelArg(k, 2, local * 4, nullptr), "clSetKernelArg(local)");
     setArg(k, 3, static_cast<cl_uint>(width));
   }
   setArg(k, 0, din);
-  setArg(k, 1, druns);
-  timeLaunches(state, t, k, 1, &n, &local);
-  std::vector<cl_uint> runs = t->read<cl_uint>(druns, n / width);
-  for (size_t r = 0; r < n / width; ++r) {
-    cl_uint want = 0;
-    for (size_t i = r * width; i < (r + 1) * width; ++i)
-      want += in[i];
-    if (runs[r] != want)
-      die(t->label + " sub-group reduction (stored): wrong sum of run " + std::to_string(r));
+  setArg(k, 1, dout);
+  int64_t launches = timeLaunches(state, t, k, 1, &n, &local);
+  std::vector<cl_uint> out = t->read<cl_uint>(dout, outWords);
+  // A group's sum, or a run's, after every launch (sums wrap as the kernels' do).
+  auto sumOf = [&](size_t first, size_t count) {
+    cl_uint sum = 0;
+    for (size_t i = first; i < first + count; ++i)
+      sum += in[i];
+    return sum;
+  };
+  for (size_t g = 0; g < (kAtomic ? groups : n / width); ++g) {
+    cl_uint got = kAtomic ? out[16 * g] : out[g];
+    cl_uint want = kAtomic ? sumOf(g * local, local) * static_cast<cl_uint>(launches)
+                           : sumOf(g * width, width);
+    if (got != want)
+      die(t->label + " sub-group reduction: wrong sum at " + std::to_string(g));
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
   clReleaseMemObject(din);
-  clReleaseMemObject(druns);
+  clReleaseMemObject(dout);
 }
 
 void BM_Sgemm(benchmark::State &state, Target *t) {
@@ -950,10 +922,10 @@ int main(int argc, char **argv) {
       {"math_f64_4M", BM_Math<double>},
       {"math_pow_f32_4M", BM_Math<float, true>},
       {"reduction_16M_local256", BM_Reduction},
-      {"subgroup_reduce_16M_local256", BM_SubGroupReduce<false>},
-      {"subgroup_reduce_via_local_16M_local256", BM_SubGroupReduce<true>},
-      {"subgroup_reduce_store_16M_local256", BM_SubGroupReduceStore<false>},
-      {"subgroup_reduce_store_via_local_16M_local256", BM_SubGroupReduceStore<true>},
+      {"subgroup_reduce_16M_local256", BM_SubGroupReduce<false, true>},
+      {"subgroup_reduce_via_local_16M_local256", BM_SubGroupReduce<true, true>},
+      {"subgroup_reduce_store_16M_local256", BM_SubGroupReduce<false, false>},
+      {"subgroup_reduce_store_via_local_16M_local256", BM_SubGroupReduce<true, false>},
       {"sgemm_512_tile16", BM_Sgemm},
       {"stencil_2048x2048_tile16", BM_Stencil},
       {"barrier_loop_100", BM_BarrierLoop},

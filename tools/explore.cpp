@@ -79,7 +79,6 @@ private:
     return std::to_string(o_.shardIndex) + "/" + std::to_string(o_.shardCount);
   }
   std::string comparable(const std::string &out) const;
-  std::vector<std::string> failures(const SeedRun &r) const;
   void arrived(SeedRun r);
   void judge(const SeedRun &r);
   void printReady();
@@ -102,11 +101,9 @@ std::string Explorer::comparable(const std::string &out) const {
   return comparableOutput(o_, ignore_, out);
 }
 
-std::vector<std::string> Explorer::failures(const SeedRun &r) const { return failuresOf(r); }
-
 void Explorer::judge(const SeedRun &r) {
   Verdict v;
-  v.why = failures(r);
+  v.why = failuresOf(r);
   if (r.seed != o_.seedFirst && comparable(r.out) != *reference_)
     v.why.push_back("output differs from seed " + std::to_string(o_.seedFirst));
   if (!v.why.empty())
@@ -119,7 +116,7 @@ void Explorer::arrived(SeedRun r) {
   if (r.seed == o_.seedFirst) {
     reference_ = comparable(r.out);
     if (!inShard) { // judged by its own shard; said here, not counted
-      std::vector<std::string> why = failures(r);
+      std::vector<std::string> why = failuresOf(r);
       std::printf("reference: seed %ld, not in shard %s: run for its output only%s\n", r.seed,
                   shardName().c_str(),
                   why.empty() ? "" : (" (it stood out: " + joined(why) + ")").c_str());
