@@ -64,24 +64,46 @@ std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t 
 // copy's loops are unrolled past what the registers hold; 57 ms to compile).
 constexpr uint64_t kSpecialiseUpToItems = 256;
 
+// The vector copy when each vector of its work-item loop is a sub-group: its rows of
+// work-items (x) are one row, or whole sub-groups. FIBERCL_SUBGROUP_VECTORS=0 turns it
+// off (to compare with the slots).
+bool vectorsAreSubGroups(const Kernel &k, const LaunchGeometry &g) {
+  if (!k.subGroupVectorEntry())
+    return false;
+  const char *env = std::getenv("FIBERCL_SUBGROUP_VECTORS");
+  if (env && std::strcmp(env, "0") == 0)
+    return false;
+  uint64_t rows = 1;
+  for (uint32_t d = 1; d < g.workDim; ++d)
+    rows *= g.local[d];
+  // Non-uniform launches: the remainder groups' rows are shorter.
+  uint64_t x = g.local[0], left = g.global[0] % (x ? x : 1);
+  uint32_t s = k.info().subGroupSize;
+  return rows == 1 || (x % s == 0 && left % s == 0);
+}
+
 // The work-group function for this launch: specialised for its size when every group
 // has that size (a uniform launch) and the kernel gains from it.
 fcl_work_group_fn entryFor(const Kernel &k, const LaunchGeometry &g) {
-  if (!k.info().barrierRegions)
-    return k.entry();
+  // A vector copy is specialised too: its vectors' masks and a division by
+  // get_max_sub_group_size() then fold away.
+  bool vectors = vectorsAreSubGroups(k, g);
+  fcl_work_group_fn generic = vectors ? k.subGroupVectorEntry() : k.entry();
+  if (!vectors && !k.info().barrierRegions)
+    return generic;
   const char *env = std::getenv("FIBERCL_SPECIALISE"); // read at each launch, like the rest
   uint64_t upTo = env ? std::strtoull(env, nullptr, 10) : kSpecialiseUpToItems;
   uint64_t size[3] = {1, 1, 1}, items = 1;
   for (uint32_t d = 0; d < g.workDim; ++d) {
     if (g.local[d] == 0 || g.global[d] % g.local[d] != 0)
-      return k.entry();
+      return generic;
     size[d] = g.local[d];
     items *= g.local[d];
   }
   if (items > upTo)
-    return k.entry();
-  fcl_work_group_fn specialised = k.specialisedEntry(size);
-  return specialised ? specialised : k.entry();
+    return generic;
+  fcl_work_group_fn specialised = k.specialisedEntry(size, vectors);
+  return specialised ? specialised : generic;
 }
 
 class CpuLaunch final : public DeviceLaunch {

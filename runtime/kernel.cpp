@@ -18,20 +18,24 @@ constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 Kernel::Kernel(Program &program, std::shared_ptr<const Program::Built> built,
                const compiler::KernelInfo &info, fcl_work_group_fn entry)
     : program_(program), built_(std::move(built)), info_(&info), entry_(entry),
+      vectorEntry_(info.subGroupVectors ? built_->entry(info.name + ".sgvec") : nullptr),
       args_(info.args.size()) {
   computeLayout();
 }
 
 Kernel::Kernel(const Kernel &other)
     : Object(), program_(other.program_), built_(other.built_), info_(other.info_),
-      entry_(other.entry_), args_(other.args_), offsets_(other.offsets_), values_(other.values_) {
+      entry_(other.entry_), vectorEntry_(other.vectorEntry_), args_(other.args_),
+      offsets_(other.offsets_), values_(other.values_) {
   program_->kernelAttached();
 }
 
 Kernel::~Kernel() { program_->kernelDetached(); }
 
-fcl_work_group_fn Kernel::specialisedEntry(const uint64_t localSize[3]) const {
-  return built_->executable ? built_->executable->specialisedEntry(name(), localSize) : nullptr;
+fcl_work_group_fn Kernel::specialisedEntry(const uint64_t localSize[3], bool vectorCopy) const {
+  return built_->executable ? built_->executable->specialisedEntry(
+                                  vectorCopy ? name() + ".sgvec" : name(), localSize)
+                            : nullptr;
 }
 
 void Kernel::computeLayout() {

@@ -36,8 +36,10 @@ public:
   const std::string &name() const { return info_->name; }
   fcl_work_group_fn entry() const { return entry_; }
   // entry() compiled for groups of exactly `localSize` (compiler::Executable's
-  // specialisedEntry), or null.
-  fcl_work_group_fn specialisedEntry(const uint64_t localSize[3]) const;
+  // specialisedEntry), or null; of the vector copy when `vectorCopy`.
+  fcl_work_group_fn specialisedEntry(const uint64_t localSize[3], bool vectorCopy) const;
+  // The vector copy (KernelInfo::subGroupVectors), or null: each sub-group one vector.
+  fcl_work_group_fn subGroupVectorEntry() const { return vectorEntry_; }
   size_t numArgs() const { return info_->args.size(); }
 
   // clSetKernelArg once validated: the argument's bytes, a buffer (may be null), or
@@ -89,6 +91,7 @@ private:
   std::shared_ptr<const Program::Built> built_; // owns *info_ and the code entry_ runs
   const compiler::KernelInfo *info_;
   fcl_work_group_fn entry_;
+  fcl_work_group_fn vectorEntry_;
   std::vector<Arg> args_;
   std::vector<size_t> offsets_;       // of each argument in values_
   std::vector<unsigned char> values_; // by-value argument bytes

@@ -61,6 +61,29 @@ FCL_INLINE ulong fcl_sg_active(void) {
   return ((const __private ulong *)ctx->sub_groups)[fcl_sg_index()];
 }
 
+/* Vector sub-groups (compiler/src/passes/sub_group_vectors.cpp). A kernel whose
+ * collectives all have a vector form is also compiled with each sub-group one vector
+ * of the work-item loop: in that copy __fibercl_sub_group_vectors() is 1 and a
+ * collective is one call, which the vectoriser turns into an operation across the
+ * vector's active lanes (a horizontal add, an extract); no slot, no barrier round. In
+ * the ordinary copy it is 0 and the calls are dead. The runtime runs the vector copy
+ * when its vectors are the launch's sub-groups. */
+bool __fibercl_sub_group_vectors(void);
+#define FCL_SG_VECTOR_FORMS(T, S)                                                          \
+  T __fibercl_sg_v_reduce_add_##S(T) __attribute__((convergent, const));                  \
+  T __fibercl_sg_v_reduce_min_##S(T) __attribute__((convergent, const));                  \
+  T __fibercl_sg_v_reduce_max_##S(T) __attribute__((convergent, const));                  \
+  T __fibercl_sg_v_broadcast_##S(T, uint) __attribute__((convergent, const));
+FCL_SG_VECTOR_FORMS(int, i32)
+FCL_SG_VECTOR_FORMS(uint, u32)
+FCL_SG_VECTOR_FORMS(long, i64)
+FCL_SG_VECTOR_FORMS(ulong, u64)
+FCL_SG_VECTOR_FORMS(float, f32)
+FCL_SG_VECTOR_FORMS(double, f64)
+FCL_SG_VECTOR_FORMS(half, f16)
+int __fibercl_sg_v_any(int) __attribute__((convergent, const));
+int __fibercl_sg_v_all(int) __attribute__((convergent, const));
+
 /* Values of at most 8 bytes through the slots. */
 #define FCL_SG_PUBLISH(T, x)                                                               \
   (*(__local T *)((__local ulong *)__fibercl_collective_scratch() + fcl_sg_linear_id()) = (x))

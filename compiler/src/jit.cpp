@@ -212,9 +212,17 @@ std::unique_ptr<Executable> loadHere(const Binary &binary, const HostSymbols &ho
       return nullptr;
     }
     executable->entries[k.name] = address->toPtr<fcl_work_group_fn>();
+    if (!k.subGroupVectors)
+      continue;
+    auto vectors = (*jit)->lookup(workGroupName(k.name + ".sgvec"));
+    if (!vectors) {
+      error = "cannot compile kernel '" + k.name + "': " + llvm::toString(vectors.takeError());
+      return nullptr;
+    }
+    executable->entries[k.name + ".sgvec"] = vectors->toPtr<fcl_work_group_fn>();
   }
   if (std::any_of(decoded.kernels.begin(), decoded.kernels.end(),
-                  [](const KernelInfo &k) { return k.barrierRegions; }))
+                  [](const KernelInfo &k) { return k.barrierRegions || k.subGroupVectors; }))
     executable->bitcode = std::move(decoded.bitcode);
   executable->kernelTable = std::move(decoded.kernels);
   executable->jit = std::move(*jit);

@@ -81,6 +81,7 @@
 #include "kernel_metadata.hpp"
 #include "pass_verifier.hpp"
 #include "passes/passes.hpp"
+#include "passes/sub_group_lanes.hpp"
 #include "vector_math.hpp"
 
 namespace fibercl::compiler {
@@ -134,15 +135,19 @@ bool checkUndefined(const llvm::Module &m, std::string &log) {
 // convergent calls) for nothing.
 void dropConvergence(llvm::Module &m) {
   for (llvm::Function &f : m) {
-    if (f.getName() == FIBERCL_HOST_BARRIER || f.getName() == FIBERCL_HOST_SUB_GROUP_BARRIER)
+    // Sub-group lane operations (sub_group_lanes.hpp) act on the lanes that reach
+    // them: they must not be moved to where others do.
+    if (f.getName() == FIBERCL_HOST_BARRIER || f.getName() == FIBERCL_HOST_SUB_GROUP_BARRIER ||
+        isSubGroupLaneOp(&f))
       continue;
     f.removeFnAttr(llvm::Attribute::Convergent);
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb)
         if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
           llvm::Function *callee = call->getCalledFunction();
-          if (!callee || (callee->getName() != FIBERCL_HOST_BARRIER &&
-                          callee->getName() != FIBERCL_HOST_SUB_GROUP_BARRIER))
+          if (!callee ||
+              (callee->getName() != FIBERCL_HOST_BARRIER &&
+               callee->getName() != FIBERCL_HOST_SUB_GROUP_BARRIER && !isSubGroupLaneOp(callee)))
             call->removeFnAttr(llvm::Attribute::Convergent);
         }
   }
@@ -340,7 +345,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   alignPrivateAggregates(m);
   buildPhaseDone("inline");
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
-        mpm.addPass(WorkItemMarkersPass(sites)); // 4
+        mpm.addPass(SubGroupVectorCopiesPass()); // 4
+        mpm.addPass(WorkItemMarkersPass(sites));
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
         mpm.addPass(YieldPointsPass(sites));
@@ -405,6 +411,9 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(UniformGathersPass()));
       }))
     return false;
+  dropFailedSubGroupVectorCopies(m, debugChannel("vectorize"));
+  for (KernelInfo &k : kernels)
+    k.subGroupVectors = m.getFunction(workGroupName(k.name + ".sgvec")) != nullptr;
   defineGuardedMathFunctions(m, *tm);
   buildPhaseDone("optimise");
 

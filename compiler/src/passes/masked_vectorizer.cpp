@@ -34,6 +34,7 @@
 
 #include "fibercl/compiler/debug.hpp"
 #include "passes.hpp"
+#include "sub_group_lanes.hpp"
 
 namespace fibercl::compiler {
 
@@ -135,6 +136,8 @@ std::string MaskedWorkItemLoop::checkInstruction(const llvm::Instruction &i) con
     if (!scalarType(op->getType()) && !llvm::isa<llvm::Function>(op.get()) &&
         !llvm::isa<llvm::BasicBlock>(op.get()))
       return "an operand of vector or aggregate type";
+  if (subGroupLanes && (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::FenceInst>(i)))
+    return "";
   if (i.isAtomic() || llvm::isa<llvm::FenceInst>(i))
     return "an atomic operation";
   if (llvm::isa<llvm::AllocaInst>(i))
@@ -147,6 +150,8 @@ std::string MaskedWorkItemLoop::checkInstruction(const llvm::Instruction &i) con
     llvm::Function *callee = call->getCalledFunction();
     if (!callee)
       return "an indirect call";
+    if (subGroupLanes && (isSubGroupLaneOp(callee) || isLaneYield(callee)))
+      return "";
     if (!isPureCall(*call))
       return "a call with side effects (" + callee->getName().str() + ")";
     return "";
@@ -323,8 +328,12 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
   for (;;) {
     auto &loops = fam.getResult<llvm::LoopAnalysis>(f);
     llvm::Loop *candidate = nullptr;
+    // A vector copy's loops are all taken (LLVM's vectoriser knows nothing of
+    // sub-groups); elsewhere those without inner loops are left to LLVM's.
+    bool subGroupLanes = f.hasFnAttribute(kSubGroupVectorsAttr);
     for (llvm::Loop *l : loops.getLoopsInPreorder())
-      if (llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata) && !l->getSubLoops().empty()) {
+      if (llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata) &&
+          (subGroupLanes || !l->getSubLoops().empty())) {
         candidate = l;
         break;
       }
@@ -335,8 +344,11 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     candidate->setLoopID(
         llvm::makePostTransformationMetadata(f.getContext(), id, {kWorkItemLoopMetadata}, {}));
     unsigned lanes = lanesFor(*candidate, fam.getResult<llvm::TargetIRAnalysis>(f));
+    if (subGroupLanes)
+      f.getFnAttribute(kSubGroupVectorsAttr).getValueAsString().getAsInteger(10, lanes);
     MaskedWorkItemLoop v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
                          fam.getResult<llvm::ScalarEvolutionAnalysis>(f));
+    v.subGroupLanes = subGroupLanes;
     const llvm::TargetLibraryInfo &libraryInfo = fam.getResult<llvm::TargetLibraryAnalysis>(f);
     // kSerialItemsAttr: __local atomics lowered to plain operations make one work-item
     // depend on the one before it. (Barrier regions of a yielding kernel kept the
@@ -347,8 +359,11 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
                       : f.hasFnAttribute(kSerialItemsAttr) ? "work-items run one after another "
                                                              "(__local atomics)"
                                                            : v.check();
-    if (why.empty())
+    if (why.empty()) {
       widenWorkItemLoop(v, libraryInfo, lanes);
+      if (subGroupLanes)
+        inlineLaneHelpers(f);
+    }
     if (why.empty() || v.changedIR()) {
       changed = true;
       fam.invalidate(f, llvm::PreservedAnalyses::none());

@@ -41,6 +41,9 @@ public:
 
   // Empty if the loop can be vectorised, else why not.
   std::string check();
+  // In a kernel's vector copy (sub_group_vectors.cpp) the lanes are a sub-group: its
+  // collectives become lane operations and atomic read-modify-writes run lane by lane.
+  bool subGroupLanes = false;
   // check() may have put the loops in simplified or LCSSA form.
   bool changedIR() const { return changedIR_; }
 

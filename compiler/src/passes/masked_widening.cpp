@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "passes.hpp"
+#include "sub_group_lanes.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -218,18 +219,24 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
   } else if (!varying(pointer)) {
     // Same address, different values: the last active lane's store stays, as when
     // the work-items run in order (scatters write lanes in order).
-    made = b_.CreateMaskedScatter(vec(store->getValueOperand()),
-                                  b_.CreateVectorSplat(lanes_, get(pointer)), align, mask);
+    made = plan_.subGroupLanes
+               ? emitLaneStores(b_, *store, b_.CreateVectorSplat(lanes_, get(pointer)),
+                                vec(store->getValueOperand()), mask)
+               : b_.CreateMaskedScatter(vec(store->getValueOperand()),
+                                        b_.CreateVectorSplat(lanes_, get(pointer)), align, mask);
   } else if (plan_.isConsecutiveAccess(&i)) {
     llvm::Value *first = b_.CreateExtractElement(get(pointer), uint64_t(0));
     if (load)
-      made = b_.CreateMaskedLoad(widened(element), first, align, mask);
+      made = plan_.subGroupLanes ? emitLaneLoad(b_, *load, widened(element), first, mask)
+                                 : b_.CreateMaskedLoad(widened(element), first, align, mask);
     else
       made = b_.CreateMaskedStore(vec(store->getValueOperand()), first, align, mask);
   } else if (load) {
     made = b_.CreateMaskedGather(widened(element), get(pointer), align, mask);
   } else {
-    made = b_.CreateMaskedScatter(vec(store->getValueOperand()), get(pointer), align, mask);
+    made = plan_.subGroupLanes
+               ? emitLaneStores(b_, *store, get(pointer), vec(store->getValueOperand()), mask)
+               : b_.CreateMaskedScatter(vec(store->getValueOperand()), get(pointer), align, mask);
   }
   copyAccessMetadata(*made, i);
   if (load)
@@ -243,6 +250,27 @@ void MaskedLoopWidener::emitInstruction(llvm::Instruction &i, llvm::Value *mask,
   b_.SetCurrentDebugLocation(i.getDebugLoc());
   if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i))
     return emitMemory(i, mask, alwaysExecuted);
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) { // vector copies only
+    map_[&i] =
+        emitLaneAtomics(b_, *rmw, vec(rmw->getPointerOperand()), vec(rmw->getValOperand()), mask);
+    return;
+  }
+  if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+      call && isLaneYield(call->getCalledFunction())) { // vector copies only
+    std::vector<llvm::Value *> args;
+    for (llvm::Value *a : call->args()) {
+      llvm::Value *n = get(a);
+      args.push_back(n->getType()->isVectorTy() ? b_.CreateExtractElement(n, uint64_t(0)) : n);
+    }
+    return emitLaneYield(b_, *call, args, mask);
+  }
+  if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+      call && isSubGroupLaneOp(call->getCalledFunction())) { // vector copies only
+    llvm::Value *index = call->arg_size() > 1 ? get(call->getArgOperand(1)) : nullptr;
+    llvm::Value *v = emitSubGroupLaneOp(b_, *call, vec(call->getArgOperand(0)), index, mask);
+    map_[&i] = varying(&i) ? b_.CreateVectorSplat(lanes_, v) : v;
+    return;
+  }
   if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i)) {
     llvm::Value *v = emitCall(*call, varying(&i));
     nameLike(v, i);
@@ -541,7 +569,14 @@ void MaskedLoopWidener::vectorise() {
   emitLevel(&loop_, mask, body);
   llvm::Value *next = b_.CreateAdd(first, b_.getInt64(lanes_), "item.next");
   first->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpULT(next, items), header, exit);
+  llvm::BranchInst *latch = b_.CreateCondBr(b_.CreateICmpULT(next, items), header, exit);
+  // Done: LLVM's loop vectoriser is not to widen the widened loop again.
+  llvm::Metadata *done[] = {
+      llvm::MDString::get(c, "llvm.loop.isvectorized"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1))};
+  llvm::MDNode *loopId = llvm::MDNode::getDistinct(c, {nullptr, llvm::MDNode::get(c, done)});
+  loopId->replaceOperandWith(0, loopId);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, loopId);
 
   // The scalar loop is now unreachable.
   for (llvm::PHINode &phi : llvm::make_early_inc_range(exit->phis()))

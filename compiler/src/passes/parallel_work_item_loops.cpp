@@ -97,7 +97,8 @@ void declareParallel(llvm::Loop &loop, llvm::ArrayRef<llvm::Instruction *> acces
 
 llvm::PreservedAnalyses ParallelWorkItemLoopsPass::run(llvm::Function &f,
                                                        llvm::FunctionAnalysisManager &fam) {
-  if (!f.getName().starts_with("__fibercl_wg_") || f.hasFnAttribute(kSerialItemsAttr))
+  if (!f.getName().starts_with("__fibercl_wg_") || f.hasFnAttribute(kSerialItemsAttr) ||
+      f.hasFnAttribute(kSubGroupVectorsAttr)) // masked-vectorised, lanes talk to each other
     return llvm::PreservedAnalyses::all();
   auto &loops = fam.getResult<llvm::LoopAnalysis>(f);
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {

@@ -75,7 +75,10 @@ inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S 
 inline constexpr const char *kSubGroupYieldsAttr =
     "fibercl-sub-group-yields"; // (sub_group_yields.cpp)
 inline constexpr const char *kSubGroupsAttr =
-    "fibercl-sub-groups";                                  // wg function: sub-group barriers
+    "fibercl-sub-groups"; // wg function: sub-group barriers
+// A kernel's vector copy (sub_group_vectors.cpp): its body and work-group function
+// run each sub-group as one vector of S lanes (the value).
+inline constexpr const char *kSubGroupVectorsAttr = "fibercl-sub-group-vectors";
 inline constexpr const char *kByValAttr = "fibercl-byval"; // body param: kernel's was byval
 // Its work-items pass values to each other through plain memory with no barrier in
 // between, as FiberCL compiles it (atomics on __local memory made plain): its work-item
@@ -160,6 +163,18 @@ struct KernelBodyPass : llvm::PassInfoMixin<KernelBodyPass> {
 struct InlinePreparationPass : llvm::PassInfoMixin<InlinePreparationPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
+
+// Clones the body of each kernel whose sub-group collectives all have a vector form
+// into K.fibercl.body.sgvec (kSubGroupVectorsAttr), where they stay calls for the
+// masked vectoriser to turn into lane operations; the original body keeps the slots
+// (sub_group_vectors.cpp). Runs after inlining, before the markers are replaced.
+struct SubGroupVectorCopiesPass : llvm::PassInfoMixin<SubGroupVectorCopiesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+std::string subGroupVectorBodyName(llvm::StringRef kernel);
+// After O3: removes the vector copies whose work-item loop was not widened with the
+// sub-group's lanes (a call of a vector form is left).
+void dropFailedSubGroupVectorCopies(llvm::Module &m, bool report);
 
 // Replaces the builtins library's markers (__fibercl_local_id, __fibercl_ctx,
 // __fibercl_barrier; see kernel_abi.h) inside each body by the body's parameters and

@@ -18,6 +18,7 @@
 
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "barrier_decisions.hpp"
@@ -121,8 +122,12 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m, llvm::Module
   std::vector<llvm::Function *> kernels;
   for (llvm::Function *body : bodies) {
     std::string name = body->getFnAttribute(kKernelAttr).getValueAsString().str();
-    auto *wg =
-        llvm::Function::Create(wgType, llvm::GlobalValue::ExternalLinkage, workGroupName(name), m);
+    // A vector copy (sub_group_vectors.cpp) is the entry point K.sgvec.
+    bool vectorCopy = body->hasFnAttribute(kSubGroupVectorsAttr);
+    auto *wg = llvm::Function::Create(wgType, llvm::GlobalValue::ExternalLinkage,
+                                      workGroupName(vectorCopy ? name + ".sgvec" : name), m);
+    if (vectorCopy)
+      wg->addFnAttr(body->getFnAttribute(kSubGroupVectorsAttr));
     wg->addParamAttr(0, llvm::Attribute::NoAlias);
     wg->addParamAttr(1, llvm::Attribute::NoAlias);
     // The group's ctx is never written while the group runs (kernel_abi.h): its fields
@@ -138,7 +143,8 @@ llvm::PreservedAnalyses WorkGroupFunctionPass::run(llvm::Module &m, llvm::Module
     else
       buildLoopNest(*wg, *body, loc);
     body->addFnAttr(llvm::Attribute::AlwaysInline);
-    if (llvm::Function *kernel = m.getFunction(name))
+    if (llvm::Function *kernel = m.getFunction(name);
+        kernel && std::find(kernels.begin(), kernels.end(), kernel) == kernels.end())
       kernels.push_back(kernel);
   }
 

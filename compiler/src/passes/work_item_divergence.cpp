@@ -16,6 +16,11 @@ WorkItemDivergence::WorkItemDivergence(llvm::Loop &itemLoop, llvm::LoopInfo &loo
     : itemLoop_(itemLoop), loops_(loops), postDominators_(postDominators) {
   for (llvm::PHINode &phi : itemLoop.getHeader()->phis())
     varying_.insert(&phi);
+  // Each work-item's read-modify-write returns what the one before it left.
+  for (llvm::BasicBlock *block : itemLoop.blocks())
+    for (llvm::Instruction &i : *block)
+      if (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::AtomicCmpXchgInst>(i))
+        varying_.insert(&i);
   bool changed = true;
   while (changed) {
     changed = false;

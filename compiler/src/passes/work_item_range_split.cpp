@@ -319,6 +319,9 @@ void split(Candidate &c, llvm::LoopInfo &li, llvm::DominatorTree &dt) {
 
 llvm::PreservedAnalyses WorkItemRangeSplitPass::run(llvm::Function &f,
                                                     llvm::FunctionAnalysisManager &fam) {
+  // A vector copy's vectors must start at sub-group boundaries (sub_group_vectors.cpp).
+  if (f.hasFnAttribute(kSubGroupVectorsAttr))
+    return llvm::PreservedAnalyses::all();
   if (!f.getName().starts_with("__fibercl_wg_"))
     return llvm::PreservedAnalyses::all();
   bool changed = false;

@@ -88,6 +88,10 @@ struct KernelInfo {
   // intel_reqd_sub_group_size attribute requires (0: none).
   uint32_t subGroupSize = 0;
   uint32_t requiredSubGroupSize = 0;
+  // It also has a vector copy, K.sgvec: each sub-group one vector of S lanes, for
+  // launches whose rows of work-items are whole sub-groups
+  // (compiler/src/passes/sub_group_vectors.cpp).
+  bool subGroupVectors = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 
