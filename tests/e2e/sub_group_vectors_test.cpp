@@ -9,6 +9,7 @@
 // and at a non-uniform edge.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -80,8 +81,10 @@ template <typename T> void SubGroupVectors::runAll() {
   std::string report;
   cl_program p = buildAndReport(S, std::string("#define T ") + type + "\n" + kVectorSrc, report);
   ASSERT_NE(p, nullptr);
-  if (isFiberCL())
+  if (isFiberCL()) {
     EXPECT_NE(report.find("kernel 'vec': sub-groups as vectors"), std::string::npos) << report;
+    EXPECT_EQ(report.find(".sgvec: dropped"), std::string::npos) << report;
+  }
   cl_kernel k = kernel(p, "vec");
   struct Shape {
     const char *what;
@@ -195,6 +198,67 @@ protected:
     return report;
   }
 };
+
+// A collective inside a loop of the work-item (the masked vectoriser's inner-loop path):
+// every iteration reduces over the sub-group, and a lane that leaves the loop early
+// takes no part in the later iterations' votes.
+TEST_F(SubGroupVectorChoice, CollectivesInsideALoop) {
+  const cl_uint S = 16;
+  std::string report;
+  cl_program p;
+  {
+    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}});
+    ::testing::internal::CaptureStderr();
+    p = programAt(S, SizeFrom::Attribute, R"CLC(
+SG_ATTR __kernel void loop(__global const int* in, __global int* out, __global int* votes) {
+  size_t g = get_global_id(0);
+  int x = in[g], acc = 0;
+  for (int i = 0; i < 4; ++i)
+    acc += sub_group_reduce_max(x + i * (int)get_sub_group_local_id());
+  out[g] = acc;
+  // Lane j stays for j + 1 iterations: at iteration i, lanes i.. are active.
+  int seen = 0;
+  for (uint i = 0; i <= get_sub_group_local_id(); ++i)
+    seen += sub_group_all(1) + 10 * sub_group_any(get_sub_group_local_id() == i);
+  votes[g] = seen;
+})CLC" + freshTag());
+    report = ::testing::internal::GetCapturedStderr();
+  }
+  ASSERT_NE(p, nullptr);
+  if (isFiberCL()) {
+    EXPECT_NE(report.find("kernel 'loop': sub-groups as vectors"), std::string::npos) << report;
+    EXPECT_EQ(report.find(".sgvec: dropped"), std::string::npos) << report;
+  }
+  cl_kernel k = kernel(p, "loop");
+  const size_t local = 3 * S + 5, n = 2 * local;
+  Layout L = layoutOf({n}, {local}, S);
+  std::vector<cl_int> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = cl_int((i * 7919) % 201) - 100;
+  for (const char *vectors : {"1", "0"}) {
+    SCOPED_TRACE(std::string("FIBERCL_SUBGROUP_VECTORS=") + vectors);
+    ScopedEnv env({{"FIBERCL_SUBGROUP_VECTORS", vectors}});
+    cl_mem din = bufferFrom(in), dout = buffer(n * sizeof(cl_int)),
+           dvotes = buffer(n * sizeof(cl_int));
+    setArgs(k, din, dout, dvotes);
+    run(k, {n}, {local});
+    std::vector<cl_int> out = read<cl_int>(dout, n), votes = read<cl_int>(dvotes, n);
+    Mismatches m;
+    for (const std::vector<size_t> &sg : L.subGroups)
+      for (size_t lane = 0; lane < sg.size(); ++lane) {
+        cl_int acc = 0;
+        for (cl_int i = 0; i < 4; ++i) {
+          cl_int mx = std::numeric_limits<cl_int>::min();
+          for (size_t j = 0; j < sg.size(); ++j)
+            mx = std::max(mx, in[sg[j]] + i * cl_int(j));
+          acc += mx;
+        }
+        m.eq(out[sg[lane]], acc, "sum of sub_group_reduce_max over the loop", sg[lane]);
+        // Iteration i (0..lane): all() is 1; any(lane == i) is 1 (lane i is active).
+        m.eq(votes[sg[lane]], cl_int(11 * (lane + 1)), "votes in a shrinking loop", sg[lane]);
+      }
+  }
+}
 
 // What keeps the slots, said by FIBERCL_DEBUG=vectorize: a function without a vector
 // form, a work-group barrier, a loop that may wait for another sub-group.
