@@ -46,14 +46,19 @@ namespace {
 
 constexpr const char *kVectorsMarker = "__fibercl_sub_group_vectors";
 
-// Replaces the marker's calls in `f` by `value` and removes the code that decides.
-void foldMarker(llvm::Function &f, bool value) {
+std::vector<llvm::CallInst *> markerCalls(llvm::Function &f) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::BasicBlock &bb : f)
     for (llvm::Instruction &i : bb)
       if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
         if (call->getCalledFunction() && call->getCalledFunction()->getName() == kVectorsMarker)
           calls.push_back(call);
+  return calls;
+}
+
+// Replaces the marker's calls in `f` by `value` and removes the code that decides.
+void foldMarker(llvm::Function &f, bool value) {
+  std::vector<llvm::CallInst *> calls = markerCalls(f);
   if (calls.empty())
     return;
   for (llvm::CallInst *call : calls) {
@@ -78,15 +83,6 @@ void foldMarker(llvm::Function &f, bool value) {
     }
   }
   llvm::removeUnreachableBlocks(f);
-}
-
-bool usesMarker(const llvm::Function &f) {
-  for (const llvm::BasicBlock &bb : f)
-    for (const llvm::Instruction &i : bb)
-      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
-        if (call->getCalledFunction() && call->getCalledFunction()->getName() == kVectorsMarker)
-          return true;
-  return false;
 }
 
 // Empty if the copy can run as vectors, else why not (FIBERCL_DEBUG=vectorize).
@@ -136,7 +132,7 @@ llvm::PreservedAnalyses SubGroupVectorCopiesPass::run(llvm::Module &m,
                                                       llvm::ModuleAnalysisManager &) {
   std::vector<llvm::Function *> bodies;
   for (llvm::Function &f : m)
-    if (f.hasFnAttribute(kKernelAttr) && usesMarker(f))
+    if (f.hasFnAttribute(kKernelAttr) && !markerCalls(f).empty())
       bodies.push_back(&f);
   bool report = debugChannel("vectorize");
   for (llvm::Function *body : bodies) {
