@@ -43,7 +43,7 @@ public:
   std::unique_ptr<compiler::Executable> loadBinary(const compiler::Binary &binary,
                                                    std::string &error) override;
   std::unique_ptr<DeviceLaunch> prepareLaunch(const Kernel &kernel, void **args,
-                                              uint64_t localMemSize,
+                                              uint64_t localMemSize, const fcl_check_bounds *checks,
                                               const LaunchGeometry &geometry) override;
   void runHost(std::function<int32_t()> work, Completion done) override;
   void waitUntil(const std::function<bool()> &finished) override;

@@ -39,15 +39,16 @@ exec::Scheduling schedulingFor(const Kernel &k) {
 
 // "<source>:12 (atomic read)" for reports.
 std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
-  static const char *const kinds[] = {"barrier",        "loop poll",   "atomic read",
-                                      "atomic write",   "fence",       "volatile read",
-                                      "volatile write", "cooperative", "sub-group barrier"};
+  static const char *const kinds[] = {
+      "barrier",     "loop poll",         "atomic read", "atomic write", "fence", "volatile read",
+      "volatile write", "cooperative", "sub-group barrier", "read",        "write"};
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~(FIBERCL_SITE_WAITING | FIBERCL_SITE_SUB_GROUP);
   for (const compiler::SiteInfo &site : sites)
     if (site.id == id) {
       std::string text = (site.file.empty() ? std::string("<unknown>") : site.file) + ":" +
-                         std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] + ")";
+                         std::to_string(site.line) + " (" + kinds[uint32_t(site.kind)] +
+                         (site.object.empty() ? "" : " of " + site.object) + ")";
       if (!site.function.empty())
         text += " in " + site.function;
       if (!site.progress.empty()) // a primitive that says what it needs of the scheduler
@@ -124,6 +125,7 @@ private:
 
 std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **args,
                                                        uint64_t localMemSize,
+                                                       const fcl_check_bounds *checks,
                                                        const LaunchGeometry &g) {
   const compiler::KernelInfo &info = k.info();
   exec::NDRange range;
@@ -137,6 +139,11 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
   range.kernelName = k.name();
   range.args = args;
   range.localMemSize = localMemSize;
+  range.checks = checks;
+  if (checks) {
+    const char *go = std::getenv("FIBERCL_CHECK_CONTINUE");
+    range.checkContinue = go && std::strcmp(go, "0") != 0;
+  }
   range.itemFibers = info.usesBarriers && !info.barrierRegions;
   // Only a kernel that may wait for another group needs the scheduler. One whose
   // yield points are mere atomics is scheduled too when the user asked for a seed

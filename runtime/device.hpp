@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 
+#include "fibercl/kernel_abi.h"
+
 namespace fibercl::compiler {
 struct Binary;
 class Executable;
@@ -84,9 +86,11 @@ public:
 
   // Commands. A launch of `kernel` over `geometry` with `args` (kernel_abi.h's form;
   // they and what they point to stay alive until the launch is done) and
-  // `localMemSize` bytes of __local memory per work-group.
+  // `localMemSize` bytes of __local memory per work-group; `checks`: the arguments'
+  // bounds for a kernel built with FIBERCL_CHECK=bounds (kernel_abi.h), else null.
   virtual std::unique_ptr<DeviceLaunch> prepareLaunch(const Kernel &kernel, void **args,
                                                       uint64_t localMemSize,
+                                                      const fcl_check_bounds *checks,
                                                       const LaunchGeometry &geometry) = 0;
   // Runs `work` (returning CL_COMPLETE or an error) on the device; returns at once.
   virtual void runHost(std::function<int32_t()> work, Completion done) = 0;

@@ -2,7 +2,9 @@
 #include "runtime/kernel.hpp"
 #include "runtime/error.hpp"
 #include "runtime/memory.hpp"
+#include "runtime/context.hpp"
 #include "runtime/program.hpp"
+#include "runtime/svm.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -129,7 +131,52 @@ Kernel::Snapshot Kernel::snapshot() const {
     }
   }
   s.localMemSize = local;
+  if (info_->boundsChecked)
+    s.bounds = checkBounds(s);
   return s;
+}
+
+// What a checked kernel's accesses are checked against (kernel_abi.h's
+// fcl_check_bounds): offsets from the pointer the kernel gets.
+std::vector<fcl_check_bounds> Kernel::checkBounds(const Snapshot &s) const {
+  constexpr uint64_t kAnywhere = uint64_t(1) << 62; // unknown: never reported
+  std::vector<fcl_check_bounds> bounds(args_.size(), fcl_check_bounds{0, 0, 0});
+  size_t memIndex = 0;
+  for (size_t i = 0; i < args_.size(); ++i) {
+    fcl_check_bounds &b = bounds[i];
+    switch (info_->args[i].kind) {
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      if (args_[i].mem) {
+        const Mem &m = *s.mems[memIndex++];
+        b.hi = m.size();
+        if (m.flags() & CL_MEM_READ_ONLY)
+          b.flags |= FCL_CHECK_NO_WRITE;
+        if (m.flags() & CL_MEM_WRITE_ONLY)
+          b.flags |= FCL_CHECK_NO_READ;
+      } else if (args_[i].address) { // an SVM pointer: its allocation, or anywhere
+        auto [start, size] =
+            program_->context().svm().extentOf(reinterpret_cast<const void *>(args_[i].address));
+        int64_t lo = start ? int64_t(reinterpret_cast<uintptr_t>(start) - args_[i].address)
+                           : -int64_t(kAnywhere);
+        b.lo = uint64_t(lo);
+        b.hi = start ? uint64_t(lo + int64_t(size)) : kAnywhere;
+      } // NULL: nothing may be accessed
+      break;
+    }
+    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Pipe:
+      if (args_[i].mem)
+        ++memIndex;
+      break;
+    case compiler::ArgKind::LocalPointer:
+      b.hi = args_[i].localSize;
+      break;
+    default:
+      break;
+    }
+  }
+  return bounds;
 }
 
 } // namespace fibercl::runtime

@@ -62,6 +62,8 @@ public:
     void **args = nullptr;
     std::vector<Ref<Mem>> mems; // kept alive until the command is done
     uint64_t localMemSize = 0;
+    // FIBERCL_CHECK=bounds (KernelInfo::boundsChecked): where each argument may reach.
+    std::vector<fcl_check_bounds> bounds;
   };
   Snapshot snapshot() const;
 
@@ -77,6 +79,8 @@ public:
   const SchedulingOverrides &scheduling() const { return scheduling_; }
 
 private:
+  std::vector<fcl_check_bounds> checkBounds(const Snapshot &s) const;
+
   SchedulingOverrides scheduling_;
   struct Arg {
     bool set = false;

@@ -19,7 +19,9 @@ class NDRangeCommand final : public Command {
 public:
   NDRangeCommand(Device &device, Kernel &kernel, const LaunchGeometry &geometry)
       : kernel_(kernel), snapshot_(kernel.snapshot()),
-        launch_(device.prepareLaunch(kernel, snapshot_.args, snapshot_.localMemSize, geometry)) {}
+        launch_(device.prepareLaunch(kernel, snapshot_.args, snapshot_.localMemSize,
+                                     snapshot_.bounds.empty() ? nullptr : snapshot_.bounds.data(),
+                                     geometry)) {}
   uint64_t localMemSize() const { return snapshot_.localMemSize; }
 
   void start(Event &ev) override {

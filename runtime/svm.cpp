@@ -42,4 +42,16 @@ void *SvmAllocations::find(const void *p, size_t size) const {
   return it->first;
 }
 
+std::pair<const char *, size_t> SvmAllocations::extentOf(const void *p) const {
+  const char *c = static_cast<const char *>(p);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = allocations_.upper_bound(const_cast<char *>(c));
+  if (it == allocations_.begin())
+    return {nullptr, 0};
+  --it;
+  if (c >= it->first + it->second.size)
+    return {nullptr, 0};
+  return {it->first, it->second.size};
+}
+
 } // namespace fibercl::runtime

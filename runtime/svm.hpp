@@ -23,6 +23,8 @@ public:
   bool free(void *p);
   // The allocation holding [p, p + size), if any: its start, or NULL.
   void *find(const void *p, size_t size = 1) const;
+  // The allocation holding the byte at `p`, if any: its start and size (else {NULL, 0}).
+  std::pair<const char *, size_t> extentOf(const void *p) const;
 
 private:
   struct Allocation {

@@ -13,7 +13,7 @@ constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
 // regions; 7: small-code-model objects; 8: yield points skip a null yield state (older
 // code would dereference it: unscheduled launches now pass none); 9: sub-group sizes
 // and sub-group barrier sites.
-constexpr uint32_t kFormatVersion = 10;
+constexpr uint32_t kFormatVersion = 11;
 constexpr uint32_t kLLVMMajor = LLVM_VERSION_MAJOR;
 
 class Writer {
@@ -79,7 +79,7 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u32(k.barrierRegions);
   w.u32(k.usesPrintf);
   w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1 | uint32_t(k.cooperative) << 2 |
-        uint32_t(k.subGroupVectors) << 3);
+        uint32_t(k.subGroupVectors) << 3 | uint32_t(k.boundsChecked) << 4);
   w.u32(k.subGroupSize);
   w.u32(k.requiredSubGroupSize);
   w.u32(uint32_t(k.sites.size()));
@@ -90,6 +90,8 @@ void writeKernel(Writer &w, const KernelInfo &k) {
     w.str(site.file);
     w.str(site.function);
     w.str(site.progress);
+    w.str(site.object);
+    w.u64(site.objectBytes);
   }
   w.u32(uint32_t(k.args.size()));
   for (const auto &a : k.args) {
@@ -119,6 +121,7 @@ KernelInfo readKernel(Reader &r) {
   k.mayBlock = scheduling & 2;
   k.cooperative = scheduling & 4;
   k.subGroupVectors = scheduling & 8;
+  k.boundsChecked = scheduling & 16;
   k.subGroupSize = r.u32();
   k.requiredSubGroupSize = r.u32();
   uint32_t sites = r.u32();
@@ -134,6 +137,8 @@ KernelInfo readKernel(Reader &r) {
     site.file = r.str();
     site.function = r.str();
     site.progress = r.str();
+    site.object = r.str();
+    site.objectBytes = r.u64();
     k.sites.push_back(std::move(site));
   }
   uint32_t n = r.u32();

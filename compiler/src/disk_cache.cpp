@@ -1,6 +1,7 @@
 // On-disk cache of executable binaries (disk_cache.hpp). Entries are written to a
 // temporary file and renamed, so concurrent processes never read a partial entry.
 #include "disk_cache.hpp"
+#include "checks.hpp"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -119,7 +120,7 @@ bool makeDirectories(const std::string &path) {
 std::string environmentKey() {
   const char *barriers = std::getenv("FIBERCL_BARRIERS");
   return std::string("FIBERCL_BARRIERS=") + (barriers ? barriers : "") +
-         " sub-groups=" + std::to_string(defaultSubGroupSize());
+         " sub-groups=" + std::to_string(defaultSubGroupSize()) + checksKey();
 }
 
 std::string cacheKey(const std::string &source, const std::string &options) {

@@ -74,6 +74,7 @@
 
 #include "build_guard.hpp"
 #include "build_timer.hpp"
+#include "checks.hpp"
 #include "builtins_linker.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
@@ -332,6 +333,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   crashForTesting(); // FIBERCL_TEST_CRASH: the crash isolation's tests
   SiteTable sites;
   readProgressAnnotations(m, sites);
+  const Checks checks = checksFromEnvironment();
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
         mpm.addPass(SafeIntegerDivisionPass()); // 3
         mpm.addPass(KernelBodyPass());
@@ -349,6 +351,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(WorkItemMarkersPass(sites));
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
+        if (checks.bounds) // pointers are SSA values now, traceable to their objects
+          mpm.addPass(BoundsChecksPass(sites));
         mpm.addPass(YieldPointsPass(sites));
         mpm.addPass(GroupAtomicsPass());
         mpm.addPass(LocalMemoryPass());
@@ -370,6 +374,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.yields = body->hasFnAttribute(kYieldsAttr);
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
     k.cooperative = body->hasFnAttribute(kCooperativeAttr);
+    k.boundsChecked = checks.bounds;
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);

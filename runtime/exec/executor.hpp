@@ -57,6 +57,10 @@ struct NDRange {
   uint64_t localSize[3] = {1, 1, 1}; // enqueued work-group size; edges may be smaller
   void **args = nullptr;
   uint64_t localMemSize = 0; // bytes of __local per group (static + arguments)
+  // FIBERCL_CHECK=bounds: the arguments' bounds (ctx->checks), or null; and whether a
+  // failed check goes on (FIBERCL_CHECK_CONTINUE=1) instead of failing the launch.
+  const fcl_check_bounds *checks = nullptr;
+  bool checkContinue = false;
   // Its work-items take fibers at barriers (barriers not compiled as regions): each
   // suspended group then holds a stack per work-item. The entry handles barriers itself.
   bool itemFibers = false;

@@ -32,6 +32,7 @@ public:
       c.num_groups[d] = job_.numGroups[d];
     }
     c.work_dim = R.workDim;
+    c.checks = reinterpret_cast<uintptr_t>(R.checks);
     return c;
   }
   // Places `c` at group `id` (its last group in a dimension may be smaller). Inline:

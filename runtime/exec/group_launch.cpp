@@ -56,6 +56,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   ctx.runtime = reinterpret_cast<uintptr_t>(&r.group);
   r.kernelName = R.kernelName.c_str();
   r.describeSite = &R.describeSite;
+  r.checkContinue = R.checkContinue;
   r.group.ctx = &ctx;
 
   const uint64_t ng0 = job.numGroups[0], ng1 = job.numGroups[1];

@@ -154,6 +154,8 @@ struct Runner {
   // The launch's NDRange::describeSite ("<source>:12 (barrier)"), for reports; may be
   // null or empty.
   const std::function<std::string(uint32_t)> *describeSite = nullptr;
+  // The launch's NDRange::checkContinue: a failed check skips the access and goes on.
+  bool checkContinue = false;
 
 private:
   void *local_ = nullptr;

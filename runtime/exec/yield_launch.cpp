@@ -118,6 +118,7 @@ void resume(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   r.group.ctx = &y.ctx;
   r.kernelName = sh.job.range.kernelName.c_str();
   r.describeSite = &sh.job.range.describeSite;
+  r.checkContinue = sh.job.range.checkContinue;
   sanSwitching(r.san, *y.suspendedOn);
   bctx::transfer_t t = jumpTo(y.fctx, &y);
   sanSwitched(r.san);

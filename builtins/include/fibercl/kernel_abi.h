@@ -71,7 +71,22 @@ typedef struct fcl_group_ctx {
   fcl_u64 sub_groups;  /* address of the group's sub-group masks (fcl_u64 per sub-group,
                           bit j: lane j is active at its sub-group's latest sub-group
                           barrier), for kernels with sub-group barriers; else 0 */
+  fcl_u64 checks;      /* address of the launch's fcl_check_bounds, one per kernel
+                          argument, for kernels built with FIBERCL_CHECK=bounds; else 0 */
 } fcl_group_ctx;
+
+/* Checked mode (FIBERCL_CHECK=bounds, compiler/src/passes/bounds_checks.cpp): where a
+ * pointer argument may reach, as byte offsets from the pointer the kernel was given --
+ * [lo, hi): a buffer's 0 and its size, a pointer into an SVM allocation the
+ * allocation's ends, a __local argument 0 and its size -- and what the kernel may not
+ * do there (a READ_ONLY buffer is not written, a WRITE_ONLY one not read). */
+typedef struct fcl_check_bounds {
+  fcl_u64 lo; /* signed */
+  fcl_u64 hi; /* signed */
+  fcl_u64 flags;
+} fcl_check_bounds;
+#define FCL_CHECK_NO_READ 1u
+#define FCL_CHECK_NO_WRITE 2u
 
 /* What a cooperative launch shows its kernels (read with volatile loads: it changes as
  * groups are killed and forked). Written by the runtime under its lock. */

@@ -102,6 +102,9 @@ struct SiteTable {
   // Records a site at `at`'s source location in `body` and returns its id.
   uint32_t add(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
                bool waiting = false);
+  // The same for a checked access of `object` (SiteInfo::object, objectBytes).
+  uint32_t addCheck(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
+                    std::string object, uint64_t objectBytes);
 };
 
 // Functions annotated __attribute__((annotate("fibercl.progress:<text>"))) (the
@@ -175,6 +178,17 @@ std::string subGroupVectorBodyName(llvm::StringRef kernel);
 // After O3: removes the vector copies whose work-item loop was not widened with the
 // sub-group's lanes (a call of a vector form is left).
 void dropFailedSubGroupVectorCopies(llvm::Module &m, bool report);
+
+// FIBERCL_CHECK=bounds (bounds_checks.cpp): every load, store, atomic and memory
+// intrinsic of a body whose pointer comes from one object -- a pointer argument, a
+// __local, __constant or program-scope variable, a private variable -- is checked
+// against it before it runs; a failed check calls FIBERCL_HOST_CHECK_FAILED and skips
+// the access. Runs after inlining, before LocalMemoryPass.
+struct BoundsChecksPass : llvm::PassInfoMixin<BoundsChecksPass> {
+  SiteTable *sites;
+  explicit BoundsChecksPass(SiteTable &table) : sites(&table) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
 
 // Replaces the builtins library's markers (__fibercl_local_id, __fibercl_ctx,
 // __fibercl_barrier; see kernel_abi.h) inside each body by the body's parameters and

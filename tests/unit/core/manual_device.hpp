@@ -34,6 +34,7 @@ public:
     return nullptr;
   }
   std::unique_ptr<runtime::DeviceLaunch> prepareLaunch(const runtime::Kernel &, void **, uint64_t,
+                                                       const fcl_check_bounds *,
                                                        const runtime::LaunchGeometry &) override {
     return nullptr; // the core tests enqueue their own commands, not kernels
   }

@@ -47,10 +47,12 @@ struct SiteInfo {
     Fence,
     VolatileRead,
     VolatileWrite,
-    Cooperative,    // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
-    SubGroupBarrier // a sub-group barrier (also each of a sub-group function's own)
+    Cooperative,     // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
+    SubGroupBarrier, // a sub-group barrier (also each of a sub-group function's own)
+    BoundsRead,      // a checked access (FIBERCL_CHECK=bounds) that reads `object`
+    BoundsWrite      // ... that writes it (atomics: both)
   };
-  static constexpr Kind kLastKind = Kind::SubGroupBarrier;
+  static constexpr Kind kLastKind = Kind::BoundsWrite;
   // The `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD, without the
   // FIBERCL_SITE_WAITING bit.
   uint32_t id = 0;
@@ -62,6 +64,10 @@ struct SiteInfo {
   // What the function assumes of the scheduler to terminate, if it says (the
   // fibercl.progress annotation of the primitives library): named in deadlock reports.
   std::string progress;
+  // A checked access's object: "argument 1 'out'", "__local variable 'tmp' (256
+  // bytes)", "private variable 'a' (40 bytes)".
+  std::string object;
+  uint64_t objectBytes = 0; // a variable's size (arguments: the launch's check table)
 };
 
 struct KernelInfo {
@@ -92,6 +98,8 @@ struct KernelInfo {
   // launches whose rows of work-items are whole sub-groups
   // (compiler/src/passes/sub_group_vectors.cpp).
   bool subGroupVectors = false;
+  // Built with FIBERCL_CHECK=bounds: its launches pass a check table (kernel_abi.h).
+  bool boundsChecked = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 

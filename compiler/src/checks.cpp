@@ -1,0 +1,50 @@
+// FIBERCL_CHECK (checks.hpp).
+#include "checks.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace fibercl::compiler {
+namespace {
+
+// Each word of FIBERCL_CHECK that is not a check FiberCL builds is said once.
+void sayOnce(const std::string &word, const char *why) {
+  static std::mutex m;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> hold(m);
+  if (said.insert(word).second)
+    std::fprintf(stderr, "FiberCL: FIBERCL_CHECK=%s: %s\n", word.c_str(), why);
+}
+
+} // namespace
+
+Checks checksFromEnvironment() {
+  Checks c;
+  const char *env = std::getenv("FIBERCL_CHECK");
+  if (!env)
+    return c;
+  std::stringstream words(env);
+  for (std::string w; std::getline(words, w, ',');) {
+    if (w.empty() || w == "none")
+      continue;
+    if (w == "bounds" || w == "all")
+      c.bounds = true;
+    if (w == "divergence")
+      continue; // barrier divergence is reported without being asked
+    if (w == "uninit" || w == "races" || w == "weak" || w == "all")
+      sayOnce(w == "all" ? "all" : w, w == "all" ? "only 'bounds' is checked so far (and barrier "
+                                                   "divergence, always); uninit, races and weak "
+                                                   "are not implemented yet"
+                                                 : "not implemented yet: NOT CHECKED");
+    else if (w != "bounds")
+      sayOnce(w, "unknown check (known: bounds, divergence, all): ignored");
+  }
+  return c;
+}
+
+std::string checksKey() { return checksFromEnvironment().bounds ? " checks=bounds" : ""; }
+
+} // namespace fibercl::compiler

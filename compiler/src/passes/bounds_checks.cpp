@@ -1,0 +1,259 @@
+// BoundsChecksPass (passes.hpp): FIBERCL_CHECK=bounds.
+//
+// In each kernel body, after inlining (every access of the kernel and the functions it
+// calls is in it), an access whose pointer comes from one object gets a check:
+//
+//     off = pointer - object's start           (bytes; signed)
+//     if (off within [lo, hi - bytes] && the object allows it) access;
+//     else FIBERCL_HOST_CHECK_FAILED(ctx, site, off, bytes, x, y, z);   // a load gives 0
+//
+// The objects and their [lo, hi):
+//  - a pointer argument (__global, __constant, __local): the launch's table at
+//    ctx->checks (kernel_abi.h's fcl_check_bounds), filled by the runtime from the
+//    buffer, sub-buffer, SVM allocation or __local size given to clSetKernelArg, with
+//    READ_ONLY / WRITE_ONLY;
+//  - a __local, __constant or program-scope variable, a private variable (alloca): its
+//    size, a constant.
+// An access whose pointer may come from several objects, or from memory (a pointer
+// stored in a buffer), is not checked (FIBERCL_DEBUG=check counts them). The site
+// names the object and the source line (SiteInfo::object), for the report.
+#include "passes.hpp"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fibercl/compiler/debug.hpp"
+#include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
+
+namespace fibercl::compiler {
+namespace {
+
+// Where a checked pointer points into: argument `argument` (its bounds at run time), or
+// a variable of `bytes` bytes starting at `start`.
+struct Object {
+  bool runtime = false; // the group's ctx: FiberCL's own, not checked
+  std::optional<unsigned> argument;
+  llvm::Value *start = nullptr;
+  uint64_t bytes = 0;
+  std::string what;
+};
+
+std::string quoted(llvm::StringRef name) {
+  return name.empty() ? std::string() : " '" + name.str() + "'";
+}
+
+std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
+  const llvm::DataLayout &dl = body.getParent()->getDataLayout();
+  llvm::SmallVector<const llvm::Value *, 4> objects;
+  llvm::getUnderlyingObjects(pointer, objects, nullptr, /*MaxLookup=*/0);
+  if (objects.size() != 1)
+    return std::nullopt;
+  auto *o = const_cast<llvm::Value *>(objects[0]);
+  Object obj;
+  obj.start = o;
+  if (auto *arg = llvm::dyn_cast<llvm::Argument>(o)) {
+    unsigned kernelArgs = body.arg_size() - 4;
+    if (arg->getParent() == &body && arg->getArgNo() >= kernelArgs) {
+      obj.runtime = true;
+      return obj;
+    }
+    if (arg->getParent() != &body ||
+        !arg->getType()->isPointerTy() ||
+        body.getAttributes().hasParamAttr(arg->getArgNo(), kByValAttr))
+      return std::nullopt;
+    obj.argument = arg->getArgNo();
+    obj.what = "argument " + std::to_string(arg->getArgNo()) + quoted(arg->getName());
+    return obj;
+  }
+  if (auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(o)) {
+    if (gv->isDeclaration() || gv->getName().starts_with("llvm.") ||
+        gv->getName().starts_with("__fibercl"))
+      return std::nullopt;
+    obj.bytes = dl.getTypeAllocSize(gv->getValueType());
+    unsigned as = gv->getAddressSpace();
+    obj.what = std::string(as == kLocalAddressSpace      ? "__local variable"
+                           : as == kConstantAddressSpace ? "__constant variable"
+                                                         : "program-scope variable") +
+               quoted(gv->getName()) + " (" + std::to_string(obj.bytes) + " bytes)";
+    return obj;
+  }
+  if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(o)) {
+    std::optional<llvm::TypeSize> size = alloca->getAllocationSize(dl);
+    if (!size || size->isScalable())
+      return std::nullopt;
+    obj.bytes = size->getFixedValue();
+    obj.what = "private variable" + quoted(alloca->getName()) + " (" + std::to_string(obj.bytes) +
+               " bytes)";
+    return obj;
+  }
+  return std::nullopt;
+}
+
+struct Access {
+  llvm::Instruction *inst;
+  llvm::Value *pointer;
+  llvm::Value *bytes; // i64
+  bool reads, writes;
+};
+
+void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Access> &out) {
+  llvm::IRBuilder<> b(&i);
+  auto size = [&](llvm::Type *t) { return b.getInt64(dl.getTypeStoreSize(t)); };
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
+    out.push_back({&i, load->getPointerOperand(), size(load->getType()), true, false});
+  else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i))
+    out.push_back(
+        {&i, store->getPointerOperand(), size(store->getValueOperand()->getType()), false, true});
+  else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
+    out.push_back({&i, rmw->getPointerOperand(), size(rmw->getType()), true, true});
+  else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
+    out.push_back(
+        {&i, cas->getPointerOperand(), size(cas->getCompareOperand()->getType()), true, true});
+  else if (auto *mem = llvm::dyn_cast<llvm::MemIntrinsic>(&i)) {
+    llvm::Value *length = b.CreateZExtOrTrunc(mem->getLength(), b.getInt64Ty());
+    out.push_back({&i, mem->getRawDest(), length, false, true});
+    if (auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(mem))
+      out.push_back({&i, transfer->getRawSource(), length, true, false});
+  }
+}
+
+class BodyChecks {
+public:
+  BodyChecks(llvm::Function &body, SiteTable &sites) : body_(body), sites_(sites) {}
+  // Returns how many accesses were left unchecked.
+  unsigned run();
+
+private:
+  // Whether the access is allowed; sets `start` (the object's first byte, from the
+  // pointer's base) and `size` (its bytes).
+  llvm::Value *inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o, llvm::Value *off,
+                        llvm::Value *&start, llvm::Value *&size);
+  void check(const Access &a, const Object &o);
+
+  llvm::Function &body_;
+  SiteTable &sites_;
+  llvm::Value *table_ = nullptr; // ctx->checks, loaded at the body's entry
+};
+
+llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
+                                  llvm::Value *off, llvm::Value *&start, llvm::Value *&size) {
+  llvm::Value *lo, *hi;
+  if (o.argument) {
+    llvm::Value *entry = b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                              *o.argument * sizeof(fcl_check_bounds));
+    lo = b.CreateLoad(b.getInt64Ty(), entry, "check.lo");
+    hi = b.CreateLoad(b.getInt64Ty(),
+                      b.CreateConstGEP1_64(b.getInt8Ty(), entry, offsetof(fcl_check_bounds, hi)),
+                      "check.hi");
+  } else {
+    lo = b.getInt64(0);
+    hi = b.getInt64(o.bytes);
+  }
+  // lo <= off && off + bytes <= hi, as unsigned compares that cannot overflow.
+  llvm::Value *span = b.CreateSub(hi, lo);
+  start = lo;
+  size = span;
+  llvm::Value *fits = b.CreateICmpULE(a.bytes, span);
+  llvm::Value *within = b.CreateICmpULE(b.CreateSub(off, lo), b.CreateSub(span, a.bytes));
+  llvm::Value *ok = b.CreateAnd(fits, within);
+  if (!o.argument)
+    return ok;
+  llvm::Value *flags = b.CreateLoad(
+      b.getInt64Ty(),
+      b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                           *o.argument * sizeof(fcl_check_bounds) +
+                               offsetof(fcl_check_bounds, flags)),
+      "check.flags");
+  uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
+  return b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
+}
+
+void BodyChecks::check(const Access &a, const Object &o) {
+  llvm::IRBuilder<> b(a.inst);
+  llvm::Value *off = b.CreateSub(b.CreatePtrToInt(a.pointer, b.getInt64Ty()),
+                                 b.CreatePtrToInt(o.start, b.getInt64Ty()), "check.offset");
+  llvm::Value *start = nullptr, *size = nullptr;
+  llvm::Value *ok = inBounds(b, a, o, off, start, size);
+  // A memory intrinsic of two objects is checked twice: the second split is before it.
+  llvm::Instruction *thenTerm = nullptr, *elseTerm = nullptr;
+  llvm::SplitBlockAndInsertIfThenElse(ok, a.inst, &thenTerm, &elseTerm);
+  llvm::BasicBlock *tail = a.inst->getParent();
+  a.inst->moveBefore(thenTerm);
+  llvm::IRBuilder<> e(elseTerm);
+  e.SetCurrentDebugLocation(a.inst->getDebugLoc());
+  uint32_t site =
+      sites_.addCheck(body_, a.inst,
+                      a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead, o.what,
+                      o.bytes);
+  unsigned n = body_.arg_size() - 4;
+  llvm::FunctionCallee failed = declareHostFunction(*body_.getParent(), HostFunction::CHECK_FAILED);
+  e.CreateCall(failed, {body_.getArg(n), e.getInt32(site), e.CreateSub(off, start), a.bytes, size,
+                        body_.getArg(n + 1), body_.getArg(n + 2), body_.getArg(n + 3)});
+  if (a.inst->getType()->isVoidTy() || a.inst->use_empty())
+    return;
+  // A skipped load (or atomic) gives zero.
+  llvm::IRBuilder<> t(&*tail->getFirstInsertionPt());
+  llvm::PHINode *value = t.CreatePHI(a.inst->getType(), 2);
+  a.inst->replaceAllUsesWith(value);
+  value->addIncoming(a.inst, thenTerm->getParent());
+  value->addIncoming(llvm::Constant::getNullValue(a.inst->getType()), elseTerm->getParent());
+}
+
+unsigned BodyChecks::run() {
+  const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
+  std::vector<Access> accesses;
+  for (llvm::BasicBlock &bb : body_)
+    for (llvm::Instruction &i : bb)
+      accessesOf(i, dl, accesses);
+  if (accesses.empty())
+    return 0;
+  {
+    llvm::IRBuilder<> b(&*body_.getEntryBlock().getFirstInsertionPt());
+    llvm::Value *ctx = body_.getArg(body_.arg_size() - 4);
+    table_ = b.CreateIntToPtr(
+        b.CreateLoad(b.getInt64Ty(),
+                     b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, checks)),
+                     "checks"),
+        b.getPtrTy());
+  }
+  unsigned unchecked = 0;
+  for (const Access &a : accesses) {
+    std::optional<Object> o = objectOf(a.pointer, body_);
+    if (!o)
+      ++unchecked;
+    else if (!o->runtime)
+      check(a, *o);
+  }
+  return unchecked;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses BoundsChecksPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+  std::vector<llvm::Function *> bodies;
+  for (llvm::Function &f : m)
+    if (f.hasFnAttribute(kKernelAttr))
+      bodies.push_back(&f);
+  for (llvm::Function *body : bodies) {
+    unsigned unchecked = BodyChecks(*body, *sites).run();
+    if (debugChannel("check"))
+      llvm::errs() << "FiberCL: kernel '" << body->getFnAttribute(kKernelAttr).getValueAsString()
+                   << "': bounds checked; " << unchecked
+                   << " accesses unchecked (their pointer may come from several objects, or "
+                      "from memory)\n";
+  }
+  return llvm::PreservedAnalyses::none();
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,57 @@
+// Checked mode's reports (host_abi.def: FIBERCL_HOST_CHECK_FAILED): an access the
+// compiler's bounds checks (compiler/src/passes/bounds_checks.cpp) refused.
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "runtime/exec/host_abi.hpp"
+#include "runtime/exec/report.hpp"
+#include "runtime/exec/runner.hpp"
+
+namespace {
+
+// A site is reported once per launch: a loop of out-of-bounds accesses is one bug.
+bool firstTime(uint64_t launch, uint32_t site) noexcept {
+  static std::mutex m;
+  static std::set<std::pair<uint64_t, uint32_t>> reported;
+  std::lock_guard<std::mutex> hold(m);
+  if (reported.size() > 100000) // a long-running process: forget old launches
+    reported.clear();
+  return reported.emplace(launch, site).second;
+}
+
+} // namespace
+
+extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
+                                            fcl_u64 bytes, fcl_u64 size, fcl_u32 x, fcl_u32 y,
+                                            fcl_u32 z) noexcept {
+  using namespace fibercl::exec;
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  Runner &r = *g.runner;
+  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
+    Report msg;
+    int64_t at = int64_t(offset);
+    bool inside = at >= 0 && bytes <= size && uint64_t(at) <= size - bytes;
+    msg.kernel(r.kernelName) << (inside ? ": access not allowed (a READ_ONLY buffer written or "
+                                          "a WRITE_ONLY one read): "
+                                        : ": out-of-bounds access: ")
+                             << bytes << " bytes at byte offset " << at;
+    if (bytes && at % int64_t(bytes) == 0)
+      msg << " (element " << at / int64_t(bytes) << ")";
+    msg << " of an object of " << size << " bytes, by ";
+    msg.item(x, y, z) << " in ";
+    msg.group(ctx) << "\n";
+    const auto *describe = r.describeSite;
+    if (describe && *describe) {
+      try {
+        msg << "  at " << (*describe)(site) << "\n";
+      } catch (...) {
+      }
+    }
+    if (!r.checkContinue)
+      msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 skips such accesses and goes on\n";
+    msg.emit();
+  }
+  if (!r.checkContinue)
+    abortGroup(r);
+}
