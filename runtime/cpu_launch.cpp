@@ -39,9 +39,10 @@ exec::Scheduling schedulingFor(const Kernel &k) {
 
 // "<source>:12 (atomic read)" for reports.
 std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t id) {
-  static const char *const kinds[] = {
-      "barrier",     "loop poll",         "atomic read", "atomic write", "fence", "volatile read",
-      "volatile write", "cooperative", "sub-group barrier", "read",        "write"};
+  static const char *const kinds[] = {"barrier",        "loop poll",   "atomic read",
+                                      "atomic write",   "fence",       "volatile read",
+                                      "volatile write", "cooperative", "sub-group barrier",
+                                      "read",           "write"};
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~(FIBERCL_SITE_WAITING | FIBERCL_SITE_SUB_GROUP);
   for (const compiler::SiteInfo &site : sites)

@@ -1,8 +1,8 @@
 // cl_kernel: argument state and the argument snapshot taken at enqueue time.
 #include "runtime/kernel.hpp"
+#include "runtime/context.hpp"
 #include "runtime/error.hpp"
 #include "runtime/memory.hpp"
-#include "runtime/context.hpp"
 #include "runtime/program.hpp"
 #include "runtime/svm.hpp"
 
@@ -164,10 +164,12 @@ std::vector<fcl_check_bounds> Kernel::checkBounds(const Snapshot &s) const {
       } // NULL: nothing may be accessed
       break;
     }
-    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Image: // the builtins' own descriptors: not the kernel's to get wrong
     case compiler::ArgKind::Pipe:
       if (args_[i].mem)
         ++memIndex;
+      b.lo = uint64_t(-int64_t(kAnywhere));
+      b.hi = kAnywhere;
       break;
     case compiler::ArgKind::LocalPointer:
       b.hi = args_[i].localSize;

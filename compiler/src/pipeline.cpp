@@ -74,8 +74,8 @@
 
 #include "build_guard.hpp"
 #include "build_timer.hpp"
-#include "checks.hpp"
 #include "builtins_linker.hpp"
+#include "checks.hpp"
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_target.hpp"

@@ -68,8 +68,7 @@ std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
       obj.runtime = true;
       return obj;
     }
-    if (arg->getParent() != &body ||
-        !arg->getType()->isPointerTy() ||
+    if (arg->getParent() != &body || !arg->getType()->isPointerTy() ||
         body.getAttributes().hasParamAttr(arg->getArgNo(), kByValAttr))
       return std::nullopt;
     obj.argument = arg->getArgNo();
@@ -150,8 +149,8 @@ llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const O
                                   llvm::Value *off, llvm::Value *&start, llvm::Value *&size) {
   llvm::Value *lo, *hi;
   if (o.argument) {
-    llvm::Value *entry = b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                                              *o.argument * sizeof(fcl_check_bounds));
+    llvm::Value *entry =
+        b.CreateConstGEP1_64(b.getInt8Ty(), table_, *o.argument * sizeof(fcl_check_bounds));
     lo = b.CreateLoad(b.getInt64Ty(), entry, "check.lo");
     hi = b.CreateLoad(b.getInt64Ty(),
                       b.CreateConstGEP1_64(b.getInt8Ty(), entry, offsetof(fcl_check_bounds, hi)),
@@ -169,12 +168,11 @@ llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const O
   llvm::Value *ok = b.CreateAnd(fits, within);
   if (!o.argument)
     return ok;
-  llvm::Value *flags = b.CreateLoad(
-      b.getInt64Ty(),
-      b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                           *o.argument * sizeof(fcl_check_bounds) +
-                               offsetof(fcl_check_bounds, flags)),
-      "check.flags");
+  llvm::Value *flags = b.CreateLoad(b.getInt64Ty(),
+                                    b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                                         *o.argument * sizeof(fcl_check_bounds) +
+                                                             offsetof(fcl_check_bounds, flags)),
+                                    "check.flags");
   uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
   return b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
 }
@@ -192,10 +190,9 @@ void BodyChecks::check(const Access &a, const Object &o) {
   a.inst->moveBefore(thenTerm);
   llvm::IRBuilder<> e(elseTerm);
   e.SetCurrentDebugLocation(a.inst->getDebugLoc());
-  uint32_t site =
-      sites_.addCheck(body_, a.inst,
-                      a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead, o.what,
-                      o.bytes);
+  uint32_t site = sites_.addCheck(
+      body_, a.inst, a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead, o.what,
+      o.bytes);
   unsigned n = body_.arg_size() - 4;
   llvm::FunctionCallee failed = declareHostFunction(*body_.getParent(), HostFunction::CHECK_FAILED);
   e.CreateCall(failed, {body_.getArg(n), e.getInt32(site), e.CreateSub(off, start), a.bytes, size,

@@ -41,8 +41,8 @@ uint32_t SiteTable::add(llvm::Function &body, const llvm::Instruction *at, SiteI
   return site.id;
 }
 
-uint32_t SiteTable::addCheck(llvm::Function &body, const llvm::Instruction *at,
-                             SiteInfo::Kind kind, std::string object, uint64_t objectBytes) {
+uint32_t SiteTable::addCheck(llvm::Function &body, const llvm::Instruction *at, SiteInfo::Kind kind,
+                             std::string object, uint64_t objectBytes) {
   uint32_t id = add(body, at, kind);
   SiteInfo &site = byKernel[body.getFnAttribute(kKernelAttr).getValueAsString().str()].back();
   site.object = std::move(object);

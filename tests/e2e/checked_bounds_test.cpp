@@ -1,0 +1,277 @@
+// Checked mode, bounds (FIBERCL_CHECK=bounds; compiler/src/passes/bounds_checks.cpp,
+// runtime/exec/checks.cpp): a corpus of kernels with one out-of-bounds or forbidden
+// access each -- per address space and kind of object -- each reported once, with its
+// line, object, offset and work-item; the command fails, or with
+// FIBERCL_CHECK_CONTINUE=1 completes without making the access. And correct kernels of
+// the same shapes report nothing.
+#include <gtest/gtest.h>
+
+#include <CL/cl.h>
+
+#include <string>
+#include <vector>
+
+#include "cl_test.hpp"
+
+namespace {
+
+using fcltest::Local;
+using fcltest::ScopedEnv;
+
+// How many times `needle` occurs in `hay`.
+size_t countOf(const std::string &hay, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+class CheckedBounds : public fcltest::CLTest {
+protected:
+  void SetUp() override {
+    CLTest::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    if (!isFiberCL())
+      GTEST_SKIP() << "FIBERCL_CHECK is FiberCL's";
+  }
+
+  // Builds `src` with FIBERCL_CHECK=bounds.
+  cl_kernel checkedKernel(const std::string &src, const char *name) {
+    ScopedEnv env({{"FIBERCL_CHECK", "bounds"}});
+    return kernel(build(src, "-cl-std=CL3.0"), name);
+  }
+
+  struct Outcome {
+    cl_int status = 1;  // the command's final execution status
+    std::string report; // what FiberCL said on stderr
+  };
+  // Launches `k` over `global`/`local` (1-D), with FIBERCL_CHECK_CONTINUE as given.
+  Outcome launch(cl_kernel k, size_t global, size_t local, bool goOn) {
+    ScopedEnv env({{"FIBERCL_CHECK_CONTINUE", goOn ? "1" : "0"}});
+    Outcome o;
+    cl_event ev = nullptr;
+    ::testing::internal::CaptureStderr();
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev);
+    clFinish(queue_);
+    o.report = ::testing::internal::GetCapturedStderr();
+    EXPECT_CL(err);
+    if (ev) {
+      keep(ev);
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status, nullptr);
+    }
+    return o;
+  }
+
+  // The report of one bug: exactly one, naming the line, the object and the words given.
+  void expectOneReport(const Outcome &o, int line, const std::string &object,
+                       const std::vector<std::string> &words) {
+    EXPECT_EQ(countOf(o.report, "FiberCL: kernel '"), 1u) << o.report;
+    EXPECT_NE(o.report.find("at <source>:" + std::to_string(line) + " ("), std::string::npos)
+        << o.report;
+    EXPECT_NE(o.report.find(object), std::string::npos) << o.report;
+    for (const std::string &w : words)
+      EXPECT_NE(o.report.find(w), std::string::npos) << "no '" << w << "' in:\n" << o.report;
+  }
+};
+
+// A write one element past the end of a buffer argument, by the last work-item. The
+// buffer is a sub-buffer of a larger one: what lies past it shows whether the write
+// was made.
+TEST_F(CheckedBounds, OffByOneWriteToAGlobalBuffer) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void fill(__global int* out) {
+  size_t i = get_global_id(0);
+  out[i + 1] = (int)i;
+})CLC",
+                              "fill");
+  const size_t n = 256;
+  for (bool goOn : {false, true}) {
+    SCOPED_TRACE(goOn ? "FIBERCL_CHECK_CONTINUE=1" : "the command fails");
+    cl_mem whole = bufferFrom(std::vector<cl_int>(2 * n, -1));
+    cl_buffer_region first{0, n * sizeof(cl_int)};
+    cl_int err = CL_SUCCESS;
+    cl_mem sub =
+        clCreateSubBuffer(whole, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
+    ASSERT_CL(err);
+    atTearDown([sub] { clReleaseMemObject(sub); });
+    setArgs(k, sub);
+    Outcome o = launch(k, n, 64, goOn);
+    expectOneReport(o, 3, "write of argument 0 'out'",
+                    {"out-of-bounds access: 4 bytes at byte offset 1024 (element 256) of an "
+                     "object of 1024 bytes",
+                     "work-item (63,0,0) in work-group (3,0,0)"});
+    std::vector<cl_int> after = read<cl_int>(whole, 2 * n);
+    EXPECT_EQ(after[n], -1) << "the out-of-bounds write was made";
+    if (goOn) {
+      EXPECT_EQ(o.status, CL_COMPLETE);
+      for (size_t i = 1; i < n; ++i)
+        ASSERT_EQ(after[i], cl_int(i - 1));
+    } else {
+      EXPECT_LT(o.status, 0);
+    }
+  }
+}
+
+// A negative index: work-item 0 reads in[-1].
+TEST_F(CheckedBounds, NegativeIndexReadOfAGlobalBuffer) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void prev(__global const int* in, __global int* out) {
+  int i = (int)get_global_id(0);
+  out[i] = in[i - 1];
+})CLC",
+                              "prev");
+  const size_t n = 128;
+  cl_mem in = bufferFrom(std::vector<cl_int>(n, 5)), out = buffer(n * sizeof(cl_int));
+  setArgs(k, in, out);
+  Outcome o = launch(k, n, 32, true);
+  expectOneReport(o, 3, "read of argument 0 'in'",
+                  {"byte offset -4 (element -1)", "work-item (0,0,0) in work-group (0,0,0)"});
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, n);
+  EXPECT_EQ(got[0], 0) << "a skipped read gives 0";
+  EXPECT_EQ(got[1], 5);
+}
+
+// A __local array read one past its end.
+TEST_F(CheckedBounds, ReadPastALocalArray) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void shift(__global int* out) {
+  __local int t[16];
+  int l = (int)get_local_id(0);
+  t[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l + 1];
+})CLC",
+                              "shift");
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 64, 16, false);
+  expectOneReport(o, 6, "read of __local variable", {"'shift.t' (64 bytes)", "work-item (15,0,0)"});
+  EXPECT_LT(o.status, 0);
+}
+
+// A __local argument of 16 ints written at index 16.
+TEST_F(CheckedBounds, WritePastALocalArgument) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void keep(__global int* out, __local int* t) {
+  int l = (int)get_local_id(0);
+  t[l + 1] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[0];
+})CLC",
+                              "keep");
+  cl_mem out = buffer(32 * sizeof(cl_int));
+  setArgs(k, out, Local{16 * sizeof(cl_int)});
+  Outcome o = launch(k, 32, 16, true);
+  expectOneReport(o, 3, "write of argument 1 't'",
+                  {"byte offset 64 (element 16) of an object of 64 bytes", "work-item (15,0,0)"});
+  EXPECT_EQ(o.status, CL_COMPLETE);
+}
+
+// A private array indexed one past its end.
+TEST_F(CheckedBounds, ReadPastAPrivateArray) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void table(__global int* out, int n) {
+  int a[4];
+  for (int j = 0; j < n; ++j)
+    a[j] = j * 10;
+  out[get_global_id(0)] = a[get_global_id(0) % 5];
+})CLC",
+                              "table");
+  cl_mem out = buffer(8 * sizeof(cl_int));
+  setArgs(k, out, cl_int(4));
+  Outcome o = launch(k, 8, 8, true);
+  expectOneReport(o, 5, "read of private variable",
+                  {"(16 bytes)", "byte offset 16 (element 4)", "work-item (4,0,0)"});
+}
+
+// A __constant table read past its end.
+TEST_F(CheckedBounds, ReadPastAConstantTable) {
+  cl_kernel k = checkedKernel(R"CLC(__constant int tbl[4] = {1, 2, 3, 4};
+__kernel void look(__global int* out) {
+  out[get_global_id(0)] = tbl[get_global_id(0)];
+})CLC",
+                              "look");
+  cl_mem out = buffer(5 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 5, 5, false);
+  expectOneReport(o, 3, "read of __constant variable 'tbl' (16 bytes)", {"work-item (4,0,0)"});
+  EXPECT_LT(o.status, 0);
+}
+
+// Writing a READ_ONLY buffer and reading a WRITE_ONLY one.
+TEST_F(CheckedBounds, AccessesTheBufferFlagsForbid) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void swap(__global int* in, __global int* out) {
+  size_t i = get_global_id(0);
+  int v = in[i];
+  in[i] = out[i];
+  out[i] = v;
+})CLC",
+                              "swap");
+  cl_int err = CL_SUCCESS;
+  cl_mem in = clCreateBuffer(context_, CL_MEM_READ_ONLY, 16 * sizeof(cl_int), nullptr, &err);
+  ASSERT_CL(err);
+  cl_mem out = clCreateBuffer(context_, CL_MEM_WRITE_ONLY, 16 * sizeof(cl_int), nullptr, &err);
+  ASSERT_CL(err);
+  atTearDown([in, out] {
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+  });
+  setArgs(k, in, out);
+  Outcome o = launch(k, 16, 16, true);
+  EXPECT_EQ(countOf(o.report, "access not allowed"), 2u) << o.report;
+  EXPECT_NE(o.report.find("<source>:4 (read of argument 1 'out')"), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("<source>:4 (write of argument 0 'in')"), std::string::npos) << o.report;
+}
+
+// An SVM pointer argument: bounds are its allocation's, wherever in it the pointer is.
+TEST_F(CheckedBounds, SvmPointerIntoAnAllocation) {
+  cl_device_svm_capabilities caps = 0;
+  clGetDeviceInfo(device_, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr);
+  if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    GTEST_SKIP() << "no SVM";
+  cl_kernel k = checkedKernel(R"CLC(__kernel void back(__global int* p) {
+  int i = (int)get_global_id(0);
+  p[i - 4] = i;
+})CLC",
+                              "back");
+  auto *base =
+      static_cast<cl_int *>(clSVMAlloc(context_, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), 0));
+  ASSERT_NE(base, nullptr);
+  atTearDown([this, base] { clSVMFree(context_, base); });
+  // The pointer is 2 elements in: work-items 0 and 1 write before the allocation.
+  ASSERT_CL(clSetKernelArgSVMPointer(k, 0, base + 2));
+  Outcome o = launch(k, 16, 16, true);
+  expectOneReport(o, 3, "write of argument 0 'p'",
+                  {"byte offset -8 (element -2) of an object of 256 bytes", "work-item (0,0,0)"});
+  EXPECT_EQ(o.status, CL_COMPLETE);
+}
+
+// Correct kernels of the same shapes: not one report, the results right.
+TEST_F(CheckedBounds, CorrectKernelsReportNothing) {
+  cl_kernel k = checkedKernel(R"CLC(__constant int tbl[4] = {1, 2, 3, 4};
+__kernel void fine(__global const int* in, __global int* out, __local int* t, int n) {
+  __local int u[64];
+  int a[4];
+  int l = (int)get_local_id(0), i = (int)get_global_id(0);
+  for (int j = 0; j < n; ++j)
+    a[j] = j;
+  t[l] = in[i];
+  u[l] = tbl[l % 4] + a[l % 4];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[i] = t[(l + 1) % 64] + u[63 - l];
+})CLC",
+                              "fine");
+  const size_t n = 256;
+  std::vector<cl_int> input(n);
+  for (size_t i = 0; i < n; ++i)
+    input[i] = cl_int(i * 3);
+  cl_mem in = bufferFrom(input), out = buffer(n * sizeof(cl_int));
+  setArgs(k, in, out, Local{64 * sizeof(cl_int)}, cl_int(4));
+  Outcome o = launch(k, n, 64, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t g = i / 64 * 64, l = i % 64, m = 63 - l;
+    ASSERT_EQ(got[i], input[g + (l + 1) % 64] + cl_int(m % 4 + 1) + cl_int(m % 4)) << i;
+  }
+}
+
+} // namespace
