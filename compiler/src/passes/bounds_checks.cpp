@@ -23,6 +23,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
@@ -159,22 +160,26 @@ llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const O
     lo = b.getInt64(0);
     hi = b.getInt64(o.bytes);
   }
-  // lo <= off && off + bytes <= hi, as unsigned compares that cannot overflow.
+  // lo <= off && off + bytes <= hi, as one compare of `off - lo` with a bound the same
+  // for every work-item: off - lo <u limit, limit = hi - lo - bytes + 1 when the object
+  // has room for the access (and allows it), else 0.
   llvm::Value *span = b.CreateSub(hi, lo);
   start = lo;
   size = span;
-  llvm::Value *fits = b.CreateICmpULE(a.bytes, span);
-  llvm::Value *within = b.CreateICmpULE(b.CreateSub(off, lo), b.CreateSub(span, a.bytes));
-  llvm::Value *ok = b.CreateAnd(fits, within);
-  if (!o.argument)
-    return ok;
-  llvm::Value *flags = b.CreateLoad(b.getInt64Ty(),
-                                    b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                                                         *o.argument * sizeof(fcl_check_bounds) +
-                                                             offsetof(fcl_check_bounds, flags)),
-                                    "check.flags");
-  uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
-  return b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
+  llvm::Value *allowed = b.CreateICmpULE(a.bytes, span);
+  if (o.argument) {
+    llvm::Value *flags = b.CreateLoad(b.getInt64Ty(),
+                                      b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                                           *o.argument * sizeof(fcl_check_bounds) +
+                                                               offsetof(fcl_check_bounds, flags)),
+                                      "check.flags");
+    uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
+    allowed = b.CreateAnd(allowed, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
+  }
+  llvm::Value *limit =
+      b.CreateSelect(allowed, b.CreateAdd(b.CreateSub(span, a.bytes), b.getInt64(1)), b.getInt64(0),
+                     "check.limit");
+  return b.CreateICmpULT(b.CreateSub(off, lo), limit, "check.ok");
 }
 
 void BodyChecks::check(const Access &a, const Object &o) {
@@ -185,7 +190,10 @@ void BodyChecks::check(const Access &a, const Object &o) {
   llvm::Value *ok = inBounds(b, a, o, off, start, size);
   // A memory intrinsic of two objects is checked twice: the second split is before it.
   llvm::Instruction *thenTerm = nullptr, *elseTerm = nullptr;
-  llvm::SplitBlockAndInsertIfThenElse(ok, a.inst, &thenTerm, &elseTerm);
+  // In bounds is the likely side.
+  llvm::SplitBlockAndInsertIfThenElse(
+      ok, a.inst, &thenTerm, &elseTerm,
+      llvm::MDBuilder(body_.getContext()).createBranchWeights(1u << 20, 1));
   llvm::BasicBlock *tail = a.inst->getParent();
   a.inst->moveBefore(thenTerm);
   llvm::IRBuilder<> e(elseTerm);

@@ -136,7 +136,7 @@ std::string MaskedWorkItemLoop::checkInstruction(const llvm::Instruction &i) con
     if (!scalarType(op->getType()) && !llvm::isa<llvm::Function>(op.get()) &&
         !llvm::isa<llvm::BasicBlock>(op.get()))
       return "an operand of vector or aggregate type";
-  if (subGroupLanes && (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::FenceInst>(i)))
+  if (laneHelpers && (llvm::isa<llvm::AtomicRMWInst>(i) || llvm::isa<llvm::FenceInst>(i)))
     return "";
   if (i.isAtomic() || llvm::isa<llvm::FenceInst>(i))
     return "an atomic operation";
@@ -150,7 +150,9 @@ std::string MaskedWorkItemLoop::checkInstruction(const llvm::Instruction &i) con
     llvm::Function *callee = call->getCalledFunction();
     if (!callee)
       return "an indirect call";
-    if (subGroupLanes && (isSubGroupLaneOp(callee) || isLaneYield(callee)))
+    if (subGroupLanes && isSubGroupLaneOp(callee))
+      return "";
+    if (laneHelpers && (isLaneYield(callee) || isLaneCheck(callee)))
       return "";
     if (!isPureCall(*call))
       return "a call with side effects (" + callee->getName().str() + ")";
@@ -316,6 +318,18 @@ unsigned lanesFor(const llvm::Loop &loop, const llvm::TargetTransformInfo &tti) 
   return bits / widest;
 }
 
+// A checked kernel (FIBERCL_CHECK=bounds): LLVM's loop vectoriser cannot take a loop
+// with its checks' calls, this pass can (they run lane by lane, and only for lanes whose
+// check failed).
+bool checksAccesses(const llvm::Function &f) {
+  for (const llvm::BasicBlock &bb : f)
+    for (const llvm::Instruction &i : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+          call && isLaneCheck(call->getCalledFunction()))
+        return true;
+  return false;
+}
+
 } // namespace
 
 llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
@@ -331,9 +345,15 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     // A vector copy's loops are all taken (LLVM's vectoriser knows nothing of
     // sub-groups); elsewhere those without inner loops are left to LLVM's.
     bool subGroupLanes = f.hasFnAttribute(kSubGroupVectorsAttr);
+    // Not the regions of checked kernels with sub-group barriers: widened this way,
+    // with plain loads where all lanes are active, sub_group_broadcast of int4 and
+    // double2 gave wrong values (SubGroupKhr.ExtendedTypesMatchTheHost under
+    // FIBERCL_CHECK=bounds; with masked loads they were right). Not understood yet:
+    // those loops stay as before.
+    bool laneHelpers = subGroupLanes || (checksAccesses(f) && !f.hasFnAttribute(kSubGroupsAttr));
     for (llvm::Loop *l : loops.getLoopsInPreorder())
       if (llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata) &&
-          (subGroupLanes || !l->getSubLoops().empty())) {
+          (laneHelpers || !l->getSubLoops().empty())) {
         candidate = l;
         break;
       }
@@ -349,6 +369,7 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     MaskedWorkItemLoop v(*candidate, loops, fam.getResult<llvm::DominatorTreeAnalysis>(f),
                          fam.getResult<llvm::ScalarEvolutionAnalysis>(f));
     v.subGroupLanes = subGroupLanes;
+    v.laneHelpers = laneHelpers;
     const llvm::TargetLibraryInfo &libraryInfo = fam.getResult<llvm::TargetLibraryAnalysis>(f);
     // kSerialItemsAttr: __local atomics lowered to plain operations make one work-item
     // depend on the one before it. (Barrier regions of a yielding kernel kept the
@@ -361,7 +382,7 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
                                                            : v.check();
     if (why.empty()) {
       widenWorkItemLoop(v, libraryInfo, lanes);
-      if (subGroupLanes)
+      if (laneHelpers)
         inlineLaneHelpers(f);
     }
     if (why.empty() || v.changedIR()) {

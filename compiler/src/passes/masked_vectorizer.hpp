@@ -42,8 +42,13 @@ public:
   // Empty if the loop can be vectorised, else why not.
   std::string check();
   // In a kernel's vector copy (sub_group_vectors.cpp) the lanes are a sub-group: its
-  // collectives become lane operations and atomic read-modify-writes run lane by lane.
+  // collectives become lane operations.
   bool subGroupLanes = false;
+  // Vector copies and checked kernels (FIBERCL_CHECK=bounds): atomic read-modify-writes,
+  // yield points and failed checks run lane by lane over the active lanes
+  // (sub_group_lanes.hpp), scatters too, and a load of consecutive elements is a plain
+  // vector load when every lane is active.
+  bool laneHelpers = false;
   // check() may have put the loops in simplified or LCSSA form.
   bool changedIR() const { return changedIR_; }
 

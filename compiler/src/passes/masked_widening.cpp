@@ -219,7 +219,7 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
   } else if (!varying(pointer)) {
     // Same address, different values: the last active lane's store stays, as when
     // the work-items run in order (scatters write lanes in order).
-    made = plan_.subGroupLanes
+    made = plan_.laneHelpers
                ? emitLaneStores(b_, *store, b_.CreateVectorSplat(lanes_, get(pointer)),
                                 vec(store->getValueOperand()), mask)
                : b_.CreateMaskedScatter(vec(store->getValueOperand()),
@@ -227,14 +227,14 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
   } else if (plan_.isConsecutiveAccess(&i)) {
     llvm::Value *first = b_.CreateExtractElement(get(pointer), uint64_t(0));
     if (load)
-      made = plan_.subGroupLanes ? emitLaneLoad(b_, *load, widened(element), first, mask)
-                                 : b_.CreateMaskedLoad(widened(element), first, align, mask);
+      made = plan_.laneHelpers ? emitLaneLoad(b_, *load, widened(element), first, mask)
+                               : b_.CreateMaskedLoad(widened(element), first, align, mask);
     else
       made = b_.CreateMaskedStore(vec(store->getValueOperand()), first, align, mask);
   } else if (load) {
     made = b_.CreateMaskedGather(widened(element), get(pointer), align, mask);
   } else {
-    made = plan_.subGroupLanes
+    made = plan_.laneHelpers
                ? emitLaneStores(b_, *store, get(pointer), vec(store->getValueOperand()), mask)
                : b_.CreateMaskedScatter(vec(store->getValueOperand()), get(pointer), align, mask);
   }
@@ -254,6 +254,13 @@ void MaskedLoopWidener::emitInstruction(llvm::Instruction &i, llvm::Value *mask,
     map_[&i] =
         emitLaneAtomics(b_, *rmw, vec(rmw->getPointerOperand()), vec(rmw->getValOperand()), mask);
     return;
+  }
+  if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+      call && isLaneCheck(call->getCalledFunction())) { // checked kernels only
+    std::vector<llvm::Value *> args;
+    for (llvm::Value *a : call->args())
+      args.push_back(get(a));
+    return emitLaneCalls(b_, *call, args, mask);
   }
   if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
       call && isLaneYield(call->getCalledFunction())) { // vector copies only

@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
@@ -222,6 +223,52 @@ llvm::Instruction *emitLaneLoad(llvm::IRBuilder<> &b, llvm::LoadInst &load, llvm
   v->addIncoming(part, some);
   h.CreateRet(v);
   return b.CreateCall(helper, {first, mask});
+}
+
+bool isLaneCheck(const llvm::Function *callee) {
+  return callee && callee->getName() == FIBERCL_HOST_CHECK_FAILED;
+}
+
+void emitLaneCalls(llvm::IRBuilder<> &b, llvm::CallInst &call, llvm::ArrayRef<llvm::Value *> args,
+                   llvm::Value *mask) {
+  llvm::Module &m = *call.getModule();
+  llvm::LLVMContext &c = m.getContext();
+  std::vector<llvm::Type *> params{mask->getType()};
+  for (llvm::Value *a : args)
+    params.push_back(a->getType());
+  auto *helper = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), params, false),
+                                        llvm::GlobalValue::InternalLinkage,
+                                        kLaneHelperPrefix + std::string("calls"), m);
+  helper->addFnAttr(llvm::Attribute::NoUnwind);
+  unsigned lanes = lanesOf(helper->getArg(0));
+  auto *entry = llvm::BasicBlock::Create(c, "entry", helper);
+  auto *loop = llvm::BasicBlock::Create(c, "lane", helper);
+  auto *done = llvm::BasicBlock::Create(c, "lanes.done", helper);
+  llvm::IRBuilder<> h(entry);
+  llvm::Type *bitsType = h.getIntNTy(lanes);
+  llvm::Value *bits = h.CreateBitCast(helper->getArg(0), bitsType);
+  h.CreateCondBr(h.CreateICmpNE(bits, llvm::ConstantInt::get(bitsType, 0)), loop, done,
+                 llvm::MDBuilder(c).createBranchWeights(1, 1u << 20));
+  h.SetInsertPoint(loop);
+  llvm::PHINode *left = h.CreatePHI(bitsType, 2);
+  left->addIncoming(bits, entry);
+  llvm::Value *lane = h.CreateZExtOrTrunc(
+      h.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, left, h.getTrue()), h.getInt32Ty());
+  std::vector<llvm::Value *> laneArgs;
+  for (unsigned k = 1; k < helper->arg_size(); ++k) {
+    llvm::Value *a = helper->getArg(k);
+    laneArgs.push_back(a->getType()->isVectorTy() ? h.CreateExtractElement(a, lane) : a);
+  }
+  h.CreateCall(call.getFunctionType(), call.getCalledOperand(), laneArgs)
+      ->setAttributes(call.getAttributes());
+  llvm::Value *rest = h.CreateAnd(left, h.CreateSub(left, llvm::ConstantInt::get(bitsType, 1)));
+  left->addIncoming(rest, loop);
+  h.CreateCondBr(h.CreateICmpNE(rest, llvm::ConstantInt::get(bitsType, 0)), loop, done);
+  h.SetInsertPoint(done);
+  h.CreateRetVoid();
+  std::vector<llvm::Value *> callArgs{mask};
+  callArgs.insert(callArgs.end(), args.begin(), args.end());
+  b.CreateCall(helper, callArgs);
 }
 
 void inlineLaneHelpers(llvm::Function &f) {
