@@ -887,6 +887,35 @@ struct Wanted {
 
 } // namespace
 
+// FiberCL's checked mode (FIBERCL_CHECK=bounds, README): the same kernels, built with the
+// bounds checks, on a Target of their own (its programs are other builds), so that the
+// overhead is a ratio to the unchecked rows of the same run. PoCL has no such mode.
+template <void (*Bench)(benchmark::State &, Target *)>
+void BM_CheckedBounds(benchmark::State &state, Target *t) {
+  if (t->label != "FiberCL") {
+    state.SkipWithError("FiberCL's checked mode (FIBERCL_CHECK=bounds)");
+    return;
+  }
+  static std::map<Target *, std::unique_ptr<Target>> checked;
+  std::unique_ptr<Target> &c = checked[t];
+  if (!c) {
+    c = std::make_unique<Target>();
+    c->label = t->label;
+    c->dev = t->dev;
+    c->ctx = t->ctx;
+    c->q = t->q;
+  }
+  // Read when a program is built (and is part of the build cache's key).
+  const char *was = std::getenv("FIBERCL_CHECK");
+  std::string before = was ? was : "";
+  setenv("FIBERCL_CHECK", "bounds", 1);
+  Bench(state, c.get());
+  if (was)
+    setenv("FIBERCL_CHECK", before.c_str(), 1);
+  else
+    unsetenv("FIBERCL_CHECK");
+}
+
 int main(int argc, char **argv) {
   const Wanted wanted[] = {{fibercl::cl_host::kFiberCL, "FiberCL"},
                            {"Portable Computing Language", "PoCL"}};
@@ -935,6 +964,10 @@ int main(int argc, char **argv) {
       {"histogram_4M_256bins", BM_Histogram},
       {"image_resample_2048x2048_rgba8", BM_ImageResample},
       {"empty_kernel_latency", BM_EmptyKernelLatency},
+      {"checked_bounds_vecadd_16M", BM_CheckedBounds<BM_VecAdd>},
+      {"checked_bounds_saxpy_16M", BM_CheckedBounds<BM_Saxpy>},
+      {"checked_bounds_reduction_16M_local256", BM_CheckedBounds<BM_Reduction>},
+      {"checked_bounds_stencil_2048x2048_tile16", BM_CheckedBounds<BM_Stencil>},
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},
   };
