@@ -42,7 +42,7 @@ std::string describeSite(const std::vector<compiler::SiteInfo> &sites, uint32_t 
   static const char *const kinds[] = {"barrier",        "loop poll",   "atomic read",
                                       "atomic write",   "fence",       "volatile read",
                                       "volatile write", "cooperative", "sub-group barrier",
-                                      "read",           "write"};
+                                      "read",           "write",       "read"};
   static_assert(std::size(kinds) == size_t(compiler::SiteInfo::kLastKind) + 1);
   id &= ~(FIBERCL_SITE_WAITING | FIBERCL_SITE_SUB_GROUP);
   for (const compiler::SiteInfo &site : sites)
@@ -140,8 +140,14 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
   range.kernelName = k.name();
   range.args = args;
   range.localMemSize = localMemSize;
+  // FIBERCL_CHECK=uninit: the block doubles, its second half the first's shadow.
+  if (info.uninitChecked && localMemSize) {
+    uint64_t shadow = (localMemSize + 63) / 64 * 64;
+    range.localMemSize = 2 * shadow;
+    range.localShadow = shadow;
+  }
   range.checks = checks;
-  if (checks) {
+  if (checks || range.localShadow) {
     const char *go = std::getenv("FIBERCL_CHECK_CONTINUE");
     range.checkContinue = go && std::strcmp(go, "0") != 0;
   }

@@ -79,7 +79,8 @@ void writeKernel(Writer &w, const KernelInfo &k) {
   w.u32(k.barrierRegions);
   w.u32(k.usesPrintf);
   w.u32(uint32_t(k.yields) | uint32_t(k.mayBlock) << 1 | uint32_t(k.cooperative) << 2 |
-        uint32_t(k.subGroupVectors) << 3 | uint32_t(k.boundsChecked) << 4);
+        uint32_t(k.subGroupVectors) << 3 | uint32_t(k.boundsChecked) << 4 |
+        uint32_t(k.uninitChecked) << 5);
   w.u32(k.subGroupSize);
   w.u32(k.requiredSubGroupSize);
   w.u32(uint32_t(k.sites.size()));
@@ -122,6 +123,7 @@ KernelInfo readKernel(Reader &r) {
   k.cooperative = scheduling & 4;
   k.subGroupVectors = scheduling & 8;
   k.boundsChecked = scheduling & 16;
+  k.uninitChecked = scheduling & 32;
   k.subGroupSize = r.u32();
   k.requiredSubGroupSize = r.u32();
   uint32_t sites = r.u32();

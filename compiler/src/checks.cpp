@@ -32,19 +32,23 @@ Checks checksFromEnvironment() {
       continue;
     if (w == "bounds" || w == "all")
       c.bounds = true;
+    if (w == "uninit" || w == "all")
+      c.uninit = true;
     if (w == "divergence")
       continue; // barrier divergence is reported without being asked
-    if (w == "uninit" || w == "races" || w == "weak" || w == "all")
-      sayOnce(w == "all" ? "all" : w, w == "all" ? "only 'bounds' is checked so far (and barrier "
-                                                   "divergence, always); uninit, races and weak "
-                                                   "are not implemented yet"
-                                                 : "not implemented yet: NOT CHECKED");
-    else if (w != "bounds")
-      sayOnce(w, "unknown check (known: bounds, divergence, all): ignored");
+    if (w == "races" || w == "weak" || w == "all")
+      sayOnce(w, w == "all" ? "bounds and uninit are checked (and barrier divergence, always); "
+                              "races and weak are not implemented yet"
+                            : "not implemented yet: NOT CHECKED");
+    else if (w != "bounds" && w != "uninit")
+      sayOnce(w, "unknown check (known: bounds, uninit, divergence, all): ignored");
   }
   return c;
 }
 
-std::string checksKey() { return checksFromEnvironment().bounds ? " checks=bounds" : ""; }
+std::string checksKey() {
+  Checks c = checksFromEnvironment();
+  return std::string(c.bounds ? " checks=bounds" : "") + (c.uninit ? " checks=uninit" : "");
+}
 
 } // namespace fibercl::compiler

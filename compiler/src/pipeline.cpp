@@ -351,8 +351,8 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(WorkItemMarkersPass(sites));
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
-        if (checks.bounds) // pointers are SSA values now, traceable to their objects
-          mpm.addPass(BoundsChecksPass(sites));
+        if (checks.any()) // pointers are SSA values now, traceable to their objects
+          mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit));
         mpm.addPass(YieldPointsPass(sites));
         mpm.addPass(GroupAtomicsPass());
         mpm.addPass(LocalMemoryPass());
@@ -375,6 +375,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.mayBlock = body->hasFnAttribute(kMayBlockAttr);
     k.cooperative = body->hasFnAttribute(kCooperativeAttr);
     k.boundsChecked = checks.bounds;
+    k.uninitChecked = checks.uninit;
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);

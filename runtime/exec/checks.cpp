@@ -1,5 +1,5 @@
-// Checked mode's reports (host_abi.def: FIBERCL_HOST_CHECK_FAILED): an access the
-// compiler's bounds checks (compiler/src/passes/bounds_checks.cpp) refused.
+// Checked mode's reports (host_abi.def: FIBERCL_HOST_CHECK_FAILED, _CHECK_UNINIT): an
+// access the compiler's checks (compiler/src/passes/access_checks.cpp) refused.
 #include <mutex>
 #include <set>
 #include <utility>
@@ -9,6 +9,9 @@
 #include "runtime/exec/runner.hpp"
 
 namespace {
+
+using fibercl::exec::Report;
+using fibercl::exec::Runner;
 
 // A site is reported once per launch: a loop of out-of-bounds accesses is one bug.
 bool firstTime(uint64_t launch, uint32_t site) noexcept {
@@ -21,6 +24,20 @@ bool firstTime(uint64_t launch, uint32_t site) noexcept {
 }
 
 } // namespace
+
+// The site, the command's fate, then: the group goes on, or is abandoned.
+static void finish(Runner &r, Report &msg, uint32_t site) noexcept {
+  const auto *describe = r.describeSite;
+  if (describe && *describe) {
+    try {
+      msg << "  at " << (*describe)(site) << "\n";
+    } catch (...) {
+    }
+  }
+  if (!r.checkContinue)
+    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
+  msg.emit();
+}
 
 extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
                                             fcl_u64 bytes, fcl_u64 size, fcl_u32 x, fcl_u32 y,
@@ -41,16 +58,30 @@ extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fc
     msg << " of an object of " << size << " bytes, by ";
     msg.item(x, y, z) << " in ";
     msg.group(ctx) << "\n";
-    const auto *describe = r.describeSite;
-    if (describe && *describe) {
-      try {
-        msg << "  at " << (*describe)(site) << "\n";
-      } catch (...) {
-      }
-    }
-    if (!r.checkContinue)
-      msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 skips such accesses and goes on\n";
-    msg.emit();
+    finish(r, msg, site);
+  }
+  if (!r.checkContinue)
+    abortGroup(r);
+}
+
+extern "C" void __fibercl_host_check_uninit(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
+                                            fcl_u64 bytes, fcl_u32 x, fcl_u32 y,
+                                            fcl_u32 z) noexcept {
+  using namespace fibercl::exec;
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  Runner &r = *g.runner;
+  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
+    Report msg;
+    int64_t at = int64_t(offset);
+    msg.kernel(r.kernelName) << ": read of __local memory that no work-item of the group wrote "
+                                "in this launch: "
+                             << bytes << " bytes at byte offset " << at;
+    if (bytes && at % int64_t(bytes) == 0)
+      msg << " (element " << at / int64_t(bytes) << ")";
+    msg << ", by ";
+    msg.item(x, y, z) << " in ";
+    msg.group(ctx) << "\n";
+    finish(r, msg, site);
   }
   if (!r.checkContinue)
     abortGroup(r);

@@ -61,6 +61,9 @@ struct NDRange {
   // failed check goes on (FIBERCL_CHECK_CONTINUE=1) instead of failing the launch.
   const fcl_check_bounds *checks = nullptr;
   bool checkContinue = false;
+  // FIBERCL_CHECK=uninit: where the shadow of the group's __local bytes starts in its
+  // block (ctx->local_shadow), cleared when a group starts; 0: none.
+  uint64_t localShadow = 0;
   // Its work-items take fibers at barriers (barriers not compiled as regions): each
   // suspended group then holds a stack per work-item. The entry handles barriers itself.
   bool itemFibers = false;

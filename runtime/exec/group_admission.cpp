@@ -3,6 +3,7 @@
 // fiber, ready to run. Code that runs on a group fiber (or across a switch) is
 // noexcept: nothing unwinds across fibers.
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "runtime/exec/coop_launch.hpp"
@@ -118,6 +119,9 @@ void prepare(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y, uint64_t 
   c = launch.make();
   launch.placeGroup(c, gid);
   c.local_mem = reinterpret_cast<uintptr_t>(y.localMem);
+  if (sh.job.range.localShadow) // FIBERCL_CHECK=uninit: nothing of the group's written yet
+    std::memset(static_cast<char *>(y.localMem) + sh.job.range.localShadow, 0,
+                sh.job.range.localShadow);
   c.coop = sh.coop ? reinterpret_cast<uintptr_t>(&sh.coop->view) : 0;
   c.runtime = reinterpret_cast<uintptr_t>(&y.gs);
   c.yield_state = reinterpret_cast<uintptr_t>(&y.ys);

@@ -33,6 +33,7 @@ public:
     }
     c.work_dim = R.workDim;
     c.checks = reinterpret_cast<uintptr_t>(R.checks);
+    c.local_shadow = R.localShadow;
     return c;
   }
   // Places `c` at group `id` (its last group in a dimension may be smaller). Inline:

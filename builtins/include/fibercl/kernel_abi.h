@@ -73,9 +73,12 @@ typedef struct fcl_group_ctx {
                           barrier), for kernels with sub-group barriers; else 0 */
   fcl_u64 checks;      /* address of the launch's fcl_check_bounds, one per kernel
                           argument, for kernels built with FIBERCL_CHECK=bounds; else 0 */
+  fcl_u64 local_shadow; /* FIBERCL_CHECK=uninit: the byte offset from a __local byte to
+                           its shadow byte in the group's local block (0xFF: written in
+                           this launch by a work-item of the group); else 0 */
 } fcl_group_ctx;
 
-/* Checked mode (FIBERCL_CHECK=bounds, compiler/src/passes/bounds_checks.cpp): where a
+/* Checked mode (FIBERCL_CHECK=bounds, compiler/src/passes/access_checks.cpp): where a
  * pointer argument may reach, as byte offsets from the pointer the kernel was given --
  * [lo, hi): a buffer's 0 and its size, a pointer into an SVM allocation the
  * allocation's ends, a __local argument 0 and its size -- and what the kernel may not

@@ -179,14 +179,18 @@ std::string subGroupVectorBodyName(llvm::StringRef kernel);
 // sub-group's lanes (a call of a vector form is left).
 void dropFailedSubGroupVectorCopies(llvm::Module &m, bool report);
 
-// FIBERCL_CHECK=bounds (bounds_checks.cpp): every load, store, atomic and memory
+// FIBERCL_CHECK (access_checks.cpp). bounds: every load, store, atomic and memory
 // intrinsic of a body whose pointer comes from one object -- a pointer argument, a
 // __local, __constant or program-scope variable, a private variable -- is checked
 // against it before it runs; a failed check calls FIBERCL_HOST_CHECK_FAILED and skips
-// the access. Runs after inlining, before LocalMemoryPass.
-struct BoundsChecksPass : llvm::PassInfoMixin<BoundsChecksPass> {
+// the access. uninit: a read of a __local object checks the shadow of its bytes
+// (FIBERCL_HOST_CHECK_UNINIT), a write sets it. Runs after inlining, before
+// LocalMemoryPass.
+struct AccessChecksPass : llvm::PassInfoMixin<AccessChecksPass> {
   SiteTable *sites;
-  explicit BoundsChecksPass(SiteTable &table) : sites(&table) {}
+  bool bounds, uninit;
+  AccessChecksPass(SiteTable &table, bool bounds, bool uninit)
+      : sites(&table), bounds(bounds), uninit(uninit) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

@@ -226,7 +226,8 @@ llvm::Instruction *emitLaneLoad(llvm::IRBuilder<> &b, llvm::LoadInst &load, llvm
 }
 
 bool isLaneCheck(const llvm::Function *callee) {
-  return callee && callee->getName() == FIBERCL_HOST_CHECK_FAILED;
+  return callee && (callee->getName() == FIBERCL_HOST_CHECK_FAILED ||
+                    callee->getName() == FIBERCL_HOST_CHECK_UNINIT);
 }
 
 void emitLaneCalls(llvm::IRBuilder<> &b, llvm::CallInst &call, llvm::ArrayRef<llvm::Value *> args,

@@ -54,7 +54,7 @@ llvm::Instruction *emitLaneStores(llvm::IRBuilder<> &b, llvm::StoreInst &store,
 llvm::Instruction *emitLaneLoad(llvm::IRBuilder<> &b, llvm::LoadInst &load, llvm::Type *vector,
                                 llvm::Value *first, llvm::Value *mask);
 
-// A failed check's report (FIBERCL_HOST_CHECK_FAILED; bounds_checks.cpp), for each
+// A failed check's report (FIBERCL_HOST_CHECK_FAILED; access_checks.cpp), for each
 // active lane in lane order: `args` are the call's, widened or the same for all lanes.
 bool isLaneCheck(const llvm::Function *callee);
 void emitLaneCalls(llvm::IRBuilder<> &b, llvm::CallInst &call, llvm::ArrayRef<llvm::Value *> args,

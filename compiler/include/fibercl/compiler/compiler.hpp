@@ -50,9 +50,10 @@ struct SiteInfo {
     Cooperative,     // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
     SubGroupBarrier, // a sub-group barrier (also each of a sub-group function's own)
     BoundsRead,      // a checked access (FIBERCL_CHECK=bounds) that reads `object`
-    BoundsWrite      // ... that writes it (atomics: both)
+    BoundsWrite,     // ... that writes it (atomics: both)
+    UninitRead       // a read of __local memory checked for a write before it (uninit)
   };
-  static constexpr Kind kLastKind = Kind::BoundsWrite;
+  static constexpr Kind kLastKind = Kind::UninitRead;
   // The `site` argument of FIBERCL_HOST_BARRIER / FIBERCL_HOST_YIELD, without the
   // FIBERCL_SITE_WAITING bit.
   uint32_t id = 0;
@@ -100,6 +101,8 @@ struct KernelInfo {
   bool subGroupVectors = false;
   // Built with FIBERCL_CHECK=bounds: its launches pass a check table (kernel_abi.h).
   bool boundsChecked = false;
+  // Built with FIBERCL_CHECK=uninit: its launches keep a shadow of __local memory.
+  bool uninitChecked = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 

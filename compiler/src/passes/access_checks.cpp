@@ -1,5 +1,11 @@
-// BoundsChecksPass (passes.hpp): FIBERCL_CHECK=bounds.
+// AccessChecksPass (passes.hpp): FIBERCL_CHECK=bounds and FIBERCL_CHECK=uninit.
 //
+// uninit: the group's local block has a shadow byte per byte (at ctx->local_shadow from
+// it; the runtime clears it when the group starts), set to 0xFF by every write to a
+// __local object; a read of a __local object whose shadow bytes are not all set calls
+// FIBERCL_HOST_CHECK_UNINIT (the read still happens: it cannot fault).
+//
+// bounds:
 // In each kernel body, after inlining (every access of the kernel and the functions it
 // calls is in it), an access whose pointer comes from one object gets a check:
 //
@@ -130,7 +136,8 @@ void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Ac
 
 class BodyChecks {
 public:
-  BodyChecks(llvm::Function &body, SiteTable &sites) : body_(body), sites_(sites) {}
+  BodyChecks(llvm::Function &body, SiteTable &sites, bool bounds, bool uninit)
+      : body_(body), sites_(sites), bounds_(bounds), uninit_(uninit) {}
   // Returns how many accesses were left unchecked.
   unsigned run();
 
@@ -140,10 +147,13 @@ private:
   llvm::Value *inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o, llvm::Value *off,
                         llvm::Value *&start, llvm::Value *&size);
   void check(const Access &a, const Object &o);
+  void checkWritten(const Access &a, const Object &o);
 
   llvm::Function &body_;
   SiteTable &sites_;
-  llvm::Value *table_ = nullptr; // ctx->checks, loaded at the body's entry
+  bool bounds_, uninit_;
+  llvm::Value *table_ = nullptr;  // ctx->checks, loaded at the body's entry
+  llvm::Value *shadow_ = nullptr; // ctx->local_shadow, likewise
 };
 
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
@@ -215,6 +225,43 @@ void BodyChecks::check(const Access &a, const Object &o) {
   value->addIncoming(llvm::Constant::getNullValue(a.inst->getType()), elseTerm->getParent());
 }
 
+// uninit: a read of a __local object checks that its bytes were written; a write marks
+// them. Only accesses of up to 16 bytes are read-checked (memcpy from __local is not).
+void BodyChecks::checkWritten(const Access &a, const Object &o) {
+  unsigned as = a.pointer->getType()->getPointerAddressSpace();
+  if (as != kLocalAddressSpace)
+    return;
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(a.bytes);
+  llvm::IRBuilder<> b(a.inst);
+  llvm::Value *shadow = b.CreateGEP(b.getInt8Ty(), a.pointer, shadow_, "shadow");
+  if (a.reads && constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
+    llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
+    llvm::Value *seen = b.CreateLoad(bits, shadow, "shadow.seen");
+    llvm::Value *ok = b.CreateICmpEQ(seen, llvm::Constant::getAllOnesValue(bits), "written");
+    llvm::Instruction *report = llvm::SplitBlockAndInsertIfThen(
+        b.CreateNot(ok), a.inst, false,
+        llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
+    llvm::IRBuilder<> r(report);
+    r.SetCurrentDebugLocation(a.inst->getDebugLoc());
+    uint32_t site = sites_.addCheck(body_, a.inst, SiteInfo::Kind::UninitRead, o.what, o.bytes);
+    unsigned n = body_.arg_size() - 4;
+    llvm::Value *off = r.CreateSub(r.CreatePtrToInt(a.pointer, r.getInt64Ty()),
+                                   r.CreatePtrToInt(o.start, r.getInt64Ty()));
+    r.CreateCall(declareHostFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
+                 {body_.getArg(n), r.getInt32(site), off, a.bytes, body_.getArg(n + 1),
+                  body_.getArg(n + 2), body_.getArg(n + 3)});
+  }
+  if (!a.writes)
+    return;
+  b.SetInsertPoint(a.inst->getNextNode());
+  if (constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
+    llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
+    b.CreateStore(llvm::Constant::getAllOnesValue(bits), shadow);
+  } else {
+    b.CreateMemSet(shadow, b.getInt8(0xFF), a.bytes, llvm::MaybeAlign(1));
+  }
+}
+
 unsigned BodyChecks::run() {
   const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
   std::vector<Access> accesses;
@@ -231,30 +278,43 @@ unsigned BodyChecks::run() {
                      b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, checks)),
                      "checks"),
         b.getPtrTy());
+    shadow_ = b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_shadow)),
+        "local.shadow");
   }
   unsigned unchecked = 0;
+  std::vector<std::pair<const Access *, Object>> checked;
   for (const Access &a : accesses) {
     std::optional<Object> o = objectOf(a.pointer, body_);
     if (!o)
       ++unchecked;
     else if (!o->runtime)
-      check(a, *o);
+      checked.emplace_back(&a, *o);
   }
+  // Bounds first: an access that fails them is skipped, and so is its shadow.
+  if (bounds_)
+    for (auto &[a, o] : checked)
+      check(*a, o);
+  if (uninit_)
+    for (auto &[a, o] : checked)
+      checkWritten(*a, o);
   return unchecked;
 }
 
 } // namespace
 
-llvm::PreservedAnalyses BoundsChecksPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
+llvm::PreservedAnalyses AccessChecksPass::run(llvm::Module &m, llvm::ModuleAnalysisManager &) {
   std::vector<llvm::Function *> bodies;
   for (llvm::Function &f : m)
     if (f.hasFnAttribute(kKernelAttr))
       bodies.push_back(&f);
   for (llvm::Function *body : bodies) {
-    unsigned unchecked = BodyChecks(*body, *sites).run();
+    unsigned unchecked = BodyChecks(*body, *sites, bounds, uninit).run();
     if (debugChannel("check"))
       llvm::errs() << "FiberCL: kernel '" << body->getFnAttribute(kKernelAttr).getValueAsString()
-                   << "': bounds checked; " << unchecked
+                   << "': " << (bounds ? "bounds " : "") << (uninit ? "uninit " : "") << "checked; "
+                   << unchecked
                    << " accesses unchecked (their pointer may come from several objects, or "
                       "from memory)\n";
   }

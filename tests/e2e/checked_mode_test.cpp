@@ -1,9 +1,9 @@
-// Checked mode, bounds (FIBERCL_CHECK=bounds; compiler/src/passes/bounds_checks.cpp,
-// runtime/exec/checks.cpp): a corpus of kernels with one out-of-bounds or forbidden
-// access each -- per address space and kind of object -- each reported once, with its
-// line, object, offset and work-item; the command fails, or with
-// FIBERCL_CHECK_CONTINUE=1 completes without making the access. And correct kernels of
-// the same shapes report nothing.
+// Checked mode (FIBERCL_CHECK; compiler/src/passes/access_checks.cpp,
+// runtime/exec/checks.cpp): a corpus of kernels with one bug each -- an out-of-bounds or
+// forbidden access per address space and kind of object (bounds), a read of __local
+// memory nobody wrote (uninit) -- each reported once, with its line, object, offset and
+// work-item; the command fails, or with FIBERCL_CHECK_CONTINUE=1 completes (without
+// making an out-of-bounds access). And correct kernels of the same shapes report nothing.
 #include <gtest/gtest.h>
 
 #include <CL/cl.h>
@@ -26,7 +26,7 @@ size_t countOf(const std::string &hay, const std::string &needle) {
   return n;
 }
 
-class CheckedBounds : public fcltest::CLTest {
+class Checked : public fcltest::CLTest {
 protected:
   void SetUp() override {
     CLTest::SetUp();
@@ -36,9 +36,9 @@ protected:
       GTEST_SKIP() << "FIBERCL_CHECK is FiberCL's";
   }
 
-  // Builds `src` with FIBERCL_CHECK=bounds.
-  cl_kernel checkedKernel(const std::string &src, const char *name) {
-    ScopedEnv env({{"FIBERCL_CHECK", "bounds"}});
+  // Builds `src` with FIBERCL_CHECK=`checks`.
+  cl_kernel checkedKernel(const std::string &src, const char *name, const char *checks = "bounds") {
+    ScopedEnv env({{"FIBERCL_CHECK", checks}});
     return kernel(build(src, "-cl-std=CL3.0"), name);
   }
 
@@ -78,7 +78,7 @@ protected:
 // A write one element past the end of a buffer argument, by the last work-item. The
 // buffer is a sub-buffer of a larger one: what lies past it shows whether the write
 // was made.
-TEST_F(CheckedBounds, OffByOneWriteToAGlobalBuffer) {
+TEST_F(Checked, OffByOneWriteToAGlobalBuffer) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void fill(__global int* out) {
   size_t i = get_global_id(0);
   out[i + 1] = (int)i;
@@ -113,7 +113,7 @@ TEST_F(CheckedBounds, OffByOneWriteToAGlobalBuffer) {
 }
 
 // A negative index: work-item 0 reads in[-1].
-TEST_F(CheckedBounds, NegativeIndexReadOfAGlobalBuffer) {
+TEST_F(Checked, NegativeIndexReadOfAGlobalBuffer) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void prev(__global const int* in, __global int* out) {
   int i = (int)get_global_id(0);
   out[i] = in[i - 1];
@@ -132,7 +132,7 @@ TEST_F(CheckedBounds, NegativeIndexReadOfAGlobalBuffer) {
 }
 
 // A __local array read one past its end.
-TEST_F(CheckedBounds, ReadPastALocalArray) {
+TEST_F(Checked, ReadPastALocalArray) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void shift(__global int* out) {
   __local int t[16];
   int l = (int)get_local_id(0);
@@ -149,7 +149,7 @@ TEST_F(CheckedBounds, ReadPastALocalArray) {
 }
 
 // A __local argument of 16 ints written at index 16.
-TEST_F(CheckedBounds, WritePastALocalArgument) {
+TEST_F(Checked, WritePastALocalArgument) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void keep(__global int* out, __local int* t) {
   int l = (int)get_local_id(0);
   t[l + 1] = l;
@@ -166,7 +166,7 @@ TEST_F(CheckedBounds, WritePastALocalArgument) {
 }
 
 // A private array indexed one past its end.
-TEST_F(CheckedBounds, ReadPastAPrivateArray) {
+TEST_F(Checked, ReadPastAPrivateArray) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void table(__global int* out, int n) {
   int a[4];
   for (int j = 0; j < n; ++j)
@@ -182,7 +182,7 @@ TEST_F(CheckedBounds, ReadPastAPrivateArray) {
 }
 
 // A __constant table read past its end.
-TEST_F(CheckedBounds, ReadPastAConstantTable) {
+TEST_F(Checked, ReadPastAConstantTable) {
   cl_kernel k = checkedKernel(R"CLC(__constant int tbl[4] = {1, 2, 3, 4};
 __kernel void look(__global int* out) {
   out[get_global_id(0)] = tbl[get_global_id(0)];
@@ -196,7 +196,7 @@ __kernel void look(__global int* out) {
 }
 
 // Writing a READ_ONLY buffer and reading a WRITE_ONLY one.
-TEST_F(CheckedBounds, AccessesTheBufferFlagsForbid) {
+TEST_F(Checked, AccessesTheBufferFlagsForbid) {
   cl_kernel k = checkedKernel(R"CLC(__kernel void swap(__global int* in, __global int* out) {
   size_t i = get_global_id(0);
   int v = in[i];
@@ -221,7 +221,7 @@ TEST_F(CheckedBounds, AccessesTheBufferFlagsForbid) {
 }
 
 // An SVM pointer argument: bounds are its allocation's, wherever in it the pointer is.
-TEST_F(CheckedBounds, SvmPointerIntoAnAllocation) {
+TEST_F(Checked, SvmPointerIntoAnAllocation) {
   cl_device_svm_capabilities caps = 0;
   clGetDeviceInfo(device_, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr);
   if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
@@ -244,7 +244,7 @@ TEST_F(CheckedBounds, SvmPointerIntoAnAllocation) {
 }
 
 // Correct kernels of the same shapes: not one report, the results right.
-TEST_F(CheckedBounds, CorrectKernelsReportNothing) {
+TEST_F(Checked, CorrectKernelsReportNothing) {
   cl_kernel k = checkedKernel(R"CLC(__constant int tbl[4] = {1, 2, 3, 4};
 __kernel void fine(__global const int* in, __global int* out, __local int* t, int n) {
   __local int u[64];
@@ -271,6 +271,83 @@ __kernel void fine(__global const int* in, __global int* out, __local int* t, in
   for (size_t i = 0; i < n; ++i) {
     size_t g = i / 64 * 64, l = i % 64, m = 63 - l;
     ASSERT_EQ(got[i], input[g + (l + 1) % 64] + cl_int(m % 4 + 1) + cl_int(m % 4)) << i;
+  }
+}
+
+// uninit: half of a __local array written, the other half read.
+TEST_F(Checked, ReadOfLocalMemoryNobodyWrote) {
+  cl_kernel k =
+      checkedKernel(R"CLC(__kernel void mirror(__global const int* in, __global int* out) {
+  __local int t[64];
+  int l = (int)get_local_id(0);
+  if (l < 32) t[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[63 - l];
+})CLC",
+                    "mirror", "uninit");
+  cl_mem in = bufferFrom(std::vector<cl_int>(128, 1)), out = buffer(128 * sizeof(cl_int));
+  setArgs(k, in, out);
+  for (bool goOn : {false, true}) {
+    SCOPED_TRACE(goOn ? "FIBERCL_CHECK_CONTINUE=1" : "the command fails");
+    Outcome o = launch(k, 128, 64, goOn);
+    expectOneReport(o, 6, "read of __local variable 'mirror.t' (256 bytes)",
+                    {"no work-item of the group wrote in this launch: 4 bytes at byte offset 252 "
+                     "(element 63)",
+                     // Both groups read it; the first to get there is reported.
+                     "work-item (0,0,0) in work-group ("});
+    EXPECT_EQ(o.status, goOn ? CL_COMPLETE : -5 /* CL_OUT_OF_RESOURCES */);
+  }
+}
+
+// uninit: __local memory is the group's; what another group wrote there does not count.
+TEST_F(Checked, LocalMemoryWrittenByAnotherGroupOnly) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void stale(__global int* out, __local int* t) {
+  int l = (int)get_local_id(0);
+  if (get_group_id(0) == 0) t[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l];
+})CLC",
+                              "stale", "uninit");
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(k, out, Local{16 * sizeof(cl_int)});
+  Outcome o = launch(k, 64, 16, true);
+  // Groups 1-3 read what they never wrote (the first to get there is reported); group 0
+  // wrote it.
+  expectOneReport(o, 5, "read of argument 1 't'", {"in work-group ("});
+  EXPECT_EQ(o.report.find("work-group (0,0,0)"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+}
+
+// Correct uses of __local memory: written before read, an atomic counter set first,
+// bounds and uninit together.
+TEST_F(Checked, LocalMemoryWrittenFirstReportsNothing) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void count(__global const int* in, __global int* out) {
+  __local int t[64];
+  __local int c;
+  int l = (int)get_local_id(0);
+  if (l == 0) c = 0;
+  t[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t[63 - l] > 0) atomic_inc(&c);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = c + t[l];
+})CLC",
+                              "count", "bounds,uninit");
+  std::vector<cl_int> input(256);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = cl_int(i % 3);
+  cl_mem in = bufferFrom(input), out = buffer(256 * sizeof(cl_int));
+  setArgs(k, in, out);
+  Outcome o = launch(k, 256, 64, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, 256);
+  for (size_t g = 0; g < 4; ++g) {
+    cl_int positive = 0;
+    for (size_t l = 0; l < 64; ++l)
+      positive += input[g * 64 + l] > 0;
+    for (size_t l = 0; l < 64; ++l)
+      ASSERT_EQ(got[g * 64 + l], positive + input[g * 64 + l]) << g * 64 + l;
   }
 }
 
