@@ -298,7 +298,11 @@ bool MaskedWorkItemLoop::isConsecutive(llvm::Value *pointer, llvm::Type *element
     return false;
   auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(scev_));
   uint64_t size = layout.getTypeStoreSize(element);
+  // Not i1: consecutive booleans are a byte each in memory, but a vector of i1 is loaded
+  // and stored bit by bit (a plain <16 x i1> load read 2 bytes for 16 flags; the masked
+  // one happened to be widened to bytes by the x86 backend).
   return step && size == layout.getTypeAllocSize(element) &&
+         layout.getTypeSizeInBits(element).getFixedValue() == 8 * size &&
          step->getAPInt().getSExtValue() == int64_t(size);
 }
 
@@ -345,12 +349,7 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     // A vector copy's loops are all taken (LLVM's vectoriser knows nothing of
     // sub-groups); elsewhere those without inner loops are left to LLVM's.
     bool subGroupLanes = f.hasFnAttribute(kSubGroupVectorsAttr);
-    // Not the regions of checked kernels with sub-group barriers: widened this way,
-    // with plain loads where all lanes are active, sub_group_broadcast of int4 and
-    // double2 gave wrong values (SubGroupKhr.ExtendedTypesMatchTheHost under
-    // FIBERCL_CHECK=bounds; with masked loads they were right). Not understood yet:
-    // those loops stay as before.
-    bool laneHelpers = subGroupLanes || (checksAccesses(f) && !f.hasFnAttribute(kSubGroupsAttr));
+    bool laneHelpers = subGroupLanes || checksAccesses(f);
     for (llvm::Loop *l : loops.getLoopsInPreorder())
       if (llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata) &&
           (laneHelpers || !l->getSubLoops().empty())) {
