@@ -25,64 +25,55 @@ bool firstTime(uint64_t launch, uint32_t site) noexcept {
 
 } // namespace
 
-// The site, the command's fate, then: the group goes on, or is abandoned.
-static void finish(Runner &r, Report &msg, uint32_t site) noexcept {
-  const auto *describe = r.describeSite;
-  if (describe && *describe) {
-    try {
-      msg << "  at " << (*describe)(site) << "\n";
-    } catch (...) {
+// Reports a failed check of `site` once per launch -- `what` it was, the access
+// (`bytes` at `offset`, and the object's `size` when the check knows it), the
+// work-item, the group, the site and the command's fate -- then goes on (the access
+// skipped or made, FIBERCL_CHECK_CONTINUE=1) or abandons the group.
+static void failed(fcl_group_ctx *ctx, uint32_t site, const char *what, uint64_t offset,
+                   uint64_t bytes, const uint64_t *size, uint32_t x, uint32_t y,
+                   uint32_t z) noexcept {
+  using namespace fibercl::exec;
+  Runner &r = *reinterpret_cast<GroupState *>(ctx->runtime)->runner;
+  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
+    Report msg;
+    int64_t at = int64_t(offset);
+    msg.kernel(r.kernelName) << ": " << what << ": " << bytes << " bytes at byte offset " << at;
+    if (bytes && at % int64_t(bytes) == 0)
+      msg << " (element " << at / int64_t(bytes) << ")";
+    if (size)
+      msg << " of an object of " << *size << " bytes";
+    msg << ", by ";
+    msg.item(x, y, z) << " in ";
+    msg.group(ctx) << "\n";
+    const auto *describe = r.describeSite;
+    if (describe && *describe) {
+      try {
+        msg << "  at " << (*describe)(site) << "\n";
+      } catch (...) {
+      }
     }
+    if (!r.checkContinue)
+      msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
+    msg.emit();
   }
   if (!r.checkContinue)
-    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
-  msg.emit();
+    abortGroup(r);
 }
 
 extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
                                             fcl_u64 bytes, fcl_u64 size, fcl_u32 x, fcl_u32 y,
                                             fcl_u32 z) noexcept {
-  using namespace fibercl::exec;
-  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
-  Runner &r = *g.runner;
-  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
-    Report msg;
-    int64_t at = int64_t(offset);
-    bool inside = at >= 0 && bytes <= size && uint64_t(at) <= size - bytes;
-    msg.kernel(r.kernelName) << (inside ? ": access not allowed (a READ_ONLY buffer written or "
-                                          "a WRITE_ONLY one read): "
-                                        : ": out-of-bounds access: ")
-                             << bytes << " bytes at byte offset " << at;
-    if (bytes && at % int64_t(bytes) == 0)
-      msg << " (element " << at / int64_t(bytes) << ")";
-    msg << " of an object of " << size << " bytes, by ";
-    msg.item(x, y, z) << " in ";
-    msg.group(ctx) << "\n";
-    finish(r, msg, site);
-  }
-  if (!r.checkContinue)
-    abortGroup(r);
+  int64_t at = int64_t(offset);
+  bool inside = at >= 0 && bytes <= size && uint64_t(at) <= size - bytes;
+  failed(ctx, site,
+         inside ? "access not allowed (a READ_ONLY buffer written or a WRITE_ONLY one read)"
+                : "out-of-bounds access",
+         offset, bytes, &size, x, y, z);
 }
 
 extern "C" void __fibercl_host_check_uninit(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
                                             fcl_u64 bytes, fcl_u32 x, fcl_u32 y,
                                             fcl_u32 z) noexcept {
-  using namespace fibercl::exec;
-  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
-  Runner &r = *g.runner;
-  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
-    Report msg;
-    int64_t at = int64_t(offset);
-    msg.kernel(r.kernelName) << ": read of __local memory that no work-item of the group wrote "
-                                "in this launch: "
-                             << bytes << " bytes at byte offset " << at;
-    if (bytes && at % int64_t(bytes) == 0)
-      msg << " (element " << at / int64_t(bytes) << ")";
-    msg << ", by ";
-    msg.item(x, y, z) << " in ";
-    msg.group(ctx) << "\n";
-    finish(r, msg, site);
-  }
-  if (!r.checkContinue)
-    abortGroup(r);
+  failed(ctx, site, "read of __local memory that no work-item of the group wrote in this launch",
+         offset, bytes, nullptr, x, y, z);
 }
