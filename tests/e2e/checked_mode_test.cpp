@@ -351,4 +351,28 @@ TEST_F(Checked, LocalMemoryWrittenFirstReportsNothing) {
   }
 }
 
+// A wait on a plain load is still the endless loop it is unchecked (reported when
+// entered), not a hang: the check of the flag's read touches only FiberCL's memory, so
+// LLVM still reads the flag once, before the loop.
+TEST_F(Checked, AWaitOnAPlainLoadIsStillReportedNotHung) {
+  cl_kernel k =
+      checkedKernel(R"CLC(__kernel void wait_plain(__global int* flag, __global int* out) {
+  while (flag[0] == 0) {}
+  out[get_global_id(0)] = 1;
+})CLC",
+                    "wait_plain", "bounds,uninit");
+  cl_mem flag = bufferFrom(std::vector<cl_int>{0}), out = buffer(16 * sizeof(cl_int));
+  setArgs(k, flag, out);
+  Outcome o = launch(k, 16, 4, false);
+  EXPECT_NE(o.report.find("entered a loop that can never exit"), std::string::npos) << o.report;
+  EXPECT_NE(o.status, CL_COMPLETE);
+  // The flag set: the kernel runs, and nothing is reported.
+  cl_mem set = bufferFrom(std::vector<cl_int>{1});
+  setArgs(k, set, out);
+  o = launch(k, 16, 4, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  EXPECT_EQ(read<cl_int>(out, 16), std::vector<cl_int>(16, 1));
+}
+
 } // namespace

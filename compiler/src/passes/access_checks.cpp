@@ -106,6 +106,18 @@ std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
   return std::nullopt;
 }
 
+// A report function: it touches only the runtime's own memory (never the kernel's), so
+// a check inside a loop does not keep LLVM from hoisting the loop's loads -- a wait on
+// a plain load must still become the endless loop EndlessLoopsPass reports.
+llvm::FunctionCallee reportFunction(llvm::Module &m, HostFunction which) {
+  llvm::FunctionCallee f = declareHostFunction(m, which);
+  if (auto *decl = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
+    decl->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
+    decl->setDoesNotThrow();
+  }
+  return f;
+}
+
 struct Access {
   llvm::Instruction *inst;
   llvm::Value *pointer;
@@ -114,6 +126,8 @@ struct Access {
 };
 
 void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Access> &out) {
+  if (i.hasMetadata(kUncheckedMetadata))
+    return;
   llvm::IRBuilder<> b(&i);
   auto size = [&](llvm::Type *t) { return b.getInt64(dl.getTypeStoreSize(t)); };
   if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))
@@ -212,7 +226,7 @@ void BodyChecks::check(const Access &a, const Object &o) {
       body_, a.inst, a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead, o.what,
       o.bytes);
   unsigned n = body_.arg_size() - 4;
-  llvm::FunctionCallee failed = declareHostFunction(*body_.getParent(), HostFunction::CHECK_FAILED);
+  llvm::FunctionCallee failed = reportFunction(*body_.getParent(), HostFunction::CHECK_FAILED);
   e.CreateCall(failed, {body_.getArg(n), e.getInt32(site), e.CreateSub(off, start), a.bytes, size,
                         body_.getArg(n + 1), body_.getArg(n + 2), body_.getArg(n + 3)});
   if (a.inst->getType()->isVoidTy() || a.inst->use_empty())
@@ -247,7 +261,7 @@ void BodyChecks::checkWritten(const Access &a, const Object &o) {
     unsigned n = body_.arg_size() - 4;
     llvm::Value *off = r.CreateSub(r.CreatePtrToInt(a.pointer, r.getInt64Ty()),
                                    r.CreatePtrToInt(o.start, r.getInt64Ty()));
-    r.CreateCall(declareHostFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
+    r.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
                  {body_.getArg(n), r.getInt32(site), off, a.bytes, body_.getArg(n + 1),
                   body_.getArg(n + 2), body_.getArg(n + 3)});
   }

@@ -28,12 +28,15 @@ namespace fibercl::compiler {
 namespace {
 
 // Calls that neither leave the loop some other way nor do anything the application
-// could see: intrinsics (lifetime markers, math) and functions that only read memory.
+// could see: intrinsics (lifetime markers, math), functions that only read memory, and
+// checked mode's reports (they touch only the runtime's memory; a loop that fails a
+// check on every round never ends either).
 bool onlyPureCalls(const llvm::Loop &loop) {
   for (const llvm::BasicBlock *bb : loop.blocks())
     for (const llvm::Instruction &i : *bb)
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i))
-        if (!llvm::isa<llvm::IntrinsicInst>(call) && !call->onlyReadsMemory())
+        if (!llvm::isa<llvm::IntrinsicInst>(call) && !call->onlyReadsMemory() &&
+            !call->onlyAccessesInaccessibleMemory())
           return false;
   return true;
 }
