@@ -126,8 +126,6 @@ struct Access {
 };
 
 void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Access> &out) {
-  if (i.hasMetadata(kUncheckedMetadata))
-    return;
   llvm::IRBuilder<> b(&i);
   auto size = [&](llvm::Type *t) { return b.getInt64(dl.getTypeStoreSize(t)); };
   if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i))

@@ -44,9 +44,6 @@ inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_vari
 inline constexpr const char *kWorkItemLoopMetadata = "fibercl.work_item_loop";
 // Metadata on the loads and stores of barrier regions' frames (AddressSpaceAliasPass).
 inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
-// On a FiberCL-made access of the kernel's memory that checked mode must not check
-// (the yield points' read of what a store will overwrite).
-inline constexpr const char *kUncheckedMetadata = "fibercl.unchecked";
 
 // Tags an access to barrier regions' frames: `part` is "items" (the per-work-item
 // arrays), "uniform.in" or "uniform.out" -- never the same memory within a round.

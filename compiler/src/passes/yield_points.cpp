@@ -144,7 +144,6 @@ public:
           b.CreateAlignedLoad(v->getType(), s->getPointerOperand(), s->getAlign(), s->isVolatile());
       if (s->isAtomic())
         old->setAtomic(llvm::AtomicOrdering::Monotonic, s->getSyncScopeID());
-      old->setMetadata(kUncheckedMetadata, llvm::MDNode::get(old->getContext(), {}));
       llvm::Value *differ = differs(b, body_.getParent()->getDataLayout(), old, v);
       b.SetInsertPoint(w);
       llvm::PHINode *phi = b.CreatePHI(b.getInt1Ty(), 2, "changed");
