@@ -4,6 +4,7 @@
 // (created when it is first reached) and a barrier jumps directly to the next
 // work-item, the last one back to work-item 0. Everything here runs across context
 // switches, so it is noexcept: nothing may unwind across fibers.
+#include <cstdint>
 #include <new>
 
 #include "runtime/exec/host_abi.hpp"
@@ -18,10 +19,26 @@ namespace {
 
 // Work-item g.cur is at barrier `site` (-1: it finished) but the round waits for
 // g.roundSite.
+// In fiber mode the round then runs on to the last work-item (continueDivergence), so
+// the report can say where each went; before it (work-item 0 finished without a
+// barrier) the report stops at this work-item.
+[[noreturn]] void continueDivergence(GroupState &g, int64_t site) noexcept;
 [[noreturn, gnu::cold, gnu::noinline]] void diverge(GroupState &g, int64_t site) noexcept {
   bool sequential = g.roundSite == GroupState::kSequential;
   int64_t item0 = sequential || g.roundSite == GroupState::kFinish ? -1 : g.roundSite;
-  barrierDivergence(g, g.cur, site, item0, sequential);
+  if (sequential || !g.fiberMode)
+    barrierDivergence(g, g.cur, site, item0, sequential);
+  try {
+    g.whereItems.assign(g.n, 0);
+  } catch (...) {
+    barrierDivergence(g, g.cur, site, item0, sequential);
+  }
+  for (uint32_t i = 0; i < g.cur; ++i)
+    g.whereItems[i] = item0 > 0 ? uint32_t(item0) : 0;
+  g.diverging = true;
+  g.divergedItem = g.cur;
+  g.divergedSite = site;
+  continueDivergence(g, site);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
@@ -107,7 +124,22 @@ inline void switchTo(GroupState &g, uint32_t from, uint32_t to, bool ending = fa
 
 void subGroupStop(GroupState &g, uint32_t site) noexcept;
 
+// Work-item g.cur of a diverged round is at `site` (<= 0: finished): records it and
+// runs the next one; after the last, reports. The work-items are never resumed.
+[[noreturn]] void continueDivergence(GroupState &g, int64_t site) noexcept {
+  uint32_t cur = g.cur;
+  g.whereItems[cur] = site > 0 ? uint32_t(site) : 0;
+  if (cur + 1 == g.n) {
+    int64_t item0 = g.whereItems[0] ? int64_t(g.whereItems[0]) : -1;
+    barrierDivergence(g, g.divergedItem, g.divergedSite, item0, false, g.whereItems.data());
+  }
+  switchTo(g, cur, cur + 1, /*ending=*/site <= 0);
+  __builtin_trap(); // never resumed
+}
+
 [[noreturn]] void itemFinished(GroupState &g) noexcept {
+  if (__builtin_expect(g.diverging, 0))
+    continueDivergence(g, -1);
   if (g.subGroupMode) {
     subGroupStop(g, 0);
     __builtin_trap(); // a finished fiber is never resumed
@@ -175,7 +207,7 @@ void releaseStacks(GroupState &g) noexcept {
 [[noreturn, gnu::cold, gnu::noinline]] void subGroupDivergence(GroupState &g,
                                                                const SubGroupRelease &r) noexcept {
   barrierDivergence(g, r.item, r.itemSite ? int64_t(r.itemSite) : -1,
-                    r.firstSite ? int64_t(r.firstSite) : -1, false);
+                    r.firstSite ? int64_t(r.firstSite) : -1, false, g.sgWait.data());
 }
 
 // Work-item g.cur stops at `site` (0: it finished; kYielded: it yielded): runs the next released
@@ -223,8 +255,84 @@ void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint
   z = rest / g.ly;
 }
 
+namespace {
+
+// "barrier #3 (<source>:12)", "finished" for `site` (<= 0: finished).
+void namePlace(Report &msg, const GroupState &g, int64_t site) noexcept {
+  if (site <= 0) {
+    msg << "finished";
+    return;
+  }
+  msg << "barrier #" << site;
+  const auto *describe = g.runner->describeSite;
+  if (describe && *describe) {
+    try {
+      msg << " (" << (*describe)(uint32_t(site)) << ")";
+    } catch (...) {
+    }
+  }
+}
+
+// One line per place the work-items went: how many, and their ids as runs of
+// consecutive linear ids ("(0,0,0)..(4,0,0)"), at most kRuns runs per place.
+// `placeOf(i)`: where work-item i is (<= 0: finished; kUnknown: not there yet).
+constexpr int64_t kUnknown = INT64_MIN;
+template <typename PlaceOf>
+void whoWentWhere(Report &msg, const GroupState &g, PlaceOf placeOf) noexcept {
+  constexpr unsigned kPlaces = 8, kRuns = 6;
+  int64_t places[kPlaces];
+  unsigned nPlaces = 0;
+  for (uint32_t i = 0; i < g.n && nPlaces < kPlaces; ++i) {
+    int64_t p = placeOf(i) <= 0 && placeOf(i) != kUnknown ? 0 : placeOf(i);
+    bool seen = false;
+    for (unsigned k = 0; k < nPlaces; ++k)
+      seen |= places[k] == p;
+    if (!seen)
+      places[nPlaces++] = p;
+  }
+  msg << "  where the group's " << g.n << " work-items are:\n";
+  for (unsigned k = 0; k < nPlaces; ++k) {
+    auto here = [&](uint32_t i) {
+      int64_t p = placeOf(i);
+      return (p <= 0 && p != kUnknown ? 0 : p) == places[k];
+    };
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < g.n; ++i)
+      count += here(i);
+    msg << "    ";
+    if (places[k] == kUnknown)
+      msg << "not there yet (they run after the first that differed)";
+    else
+      namePlace(msg, g, places[k]);
+    msg << ": " << count << (count == 1 ? " work-item" : " work-items");
+    unsigned runs = 0;
+    for (uint32_t i = 0; i < g.n; ++i) {
+      if (!here(i) || (i > 0 && here(i - 1)))
+        continue;
+      uint32_t last = i;
+      while (last + 1 < g.n && here(last + 1))
+        ++last;
+      if (++runs > kRuns) {
+        msg << ", ...";
+        break;
+      }
+      uint32_t x, y, z;
+      localIdOf(g, i, x, y, z);
+      msg << (runs == 1 ? ": " : ", ") << "(" << x << "," << y << "," << z << ")";
+      if (last != i) {
+        localIdOf(g, last, x, y, z);
+        msg << ".."
+            << "(" << x << "," << y << "," << z << ")";
+      }
+    }
+    msg << "\n";
+  }
+}
+
+} // namespace
+
 void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
-                       bool firstRound) noexcept {
+                       bool firstRound, const uint32_t *sites) noexcept {
   // Sites as the compiler numbered them (without the sub-group barrier bit).
   if (site > 0)
     site &= ~int64_t(FIBERCL_SITE_SUB_GROUP);
@@ -257,6 +365,13 @@ void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0
     } catch (...) {
     }
   }
+  auto plain = [](uint32_t s) { return int64_t(s & ~uint32_t(FIBERCL_SITE_SUB_GROUP)); };
+  if (sites)
+    whoWentWhere(msg, g, [&](uint32_t i) { return plain(sites[i]); });
+  else // the fibers' rounds stop at the first work-item that differs
+    whoWentWhere(msg, g, [&](uint32_t i) {
+      return i < item ? item0Site : i == item ? site : kUnknown;
+    });
   msg.emit();
   abortGroup(*g.runner);
 }
@@ -266,6 +381,7 @@ void resetGroup(GroupState &g) noexcept {
     releaseStacks(g);
   g.fiberMode = false;
   g.regions = false;
+  g.diverging = false;
   g.roundSite = GroupState::kSequential;
 }
 
@@ -315,6 +431,8 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site, fcl_u32
   uint32_t n = g.n;
   if (n <= 1)
     return;
+  if (__builtin_expect(g.diverging, 0))
+    fibercl::exec::continueDivergence(g, site);
   uint32_t cur = g.cur;
   if (cur == 0) {
     if (__builtin_expect(!g.fiberMode, 0))

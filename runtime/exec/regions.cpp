@@ -57,7 +57,7 @@ extern "C" fcl_u32 __fibercl_host_round_end(fcl_group_ctx *ctx, const fcl_u32 *s
     return first;
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   fibercl::exec::barrierDivergence(g, i, sites[i] ? int64_t(sites[i]) : -1,
-                                   first ? int64_t(first) : -1, region == 0);
+                                   first ? int64_t(first) : -1, region == 0, sites);
 }
 
 extern "C" fcl_u32 __fibercl_host_sub_group_round(fcl_group_ctx *ctx, const fcl_u32 *sites,
@@ -73,7 +73,7 @@ extern "C" fcl_u32 __fibercl_host_sub_group_round(fcl_group_ctx *ctx, const fcl_
   if (!r.diverged)
     return r.site | (r.everyone ? FIBERCL_ROUND_EVERYONE : 0);
   fibercl::exec::barrierDivergence(g, r.item, r.itemSite ? int64_t(r.itemSite) : -1,
-                                   r.firstSite ? int64_t(r.firstSite) : -1, region == 0);
+                                   r.firstSite ? int64_t(r.firstSite) : -1, region == 0, sites);
 }
 
 extern "C" void __fibercl_host_regions_end(fcl_group_ctx *ctx) noexcept {

@@ -55,6 +55,13 @@ struct GroupState {
   uint32_t cur = 0; // linear local id of the running work-item
   bool fiberMode = false;
   int64_t roundSite = kSequential;
+  // A barrier divergence found in fiber mode: the round runs on, each work-item up to
+  // its next barrier or its end, to report where every one went (`whereItems`, 0:
+  // finished) -- what the regions know at once.
+  bool diverging = false;
+  uint32_t divergedItem = 0;
+  int64_t divergedSite = 0;
+  std::vector<uint32_t> whereItems;
   // Where the resumed side stores the context of the work-item that jumped to it.
   boost::context::detail::fcontext_t *saveSlot = nullptr;
   std::vector<ItemSlot> items;
@@ -92,9 +99,11 @@ struct GroupState {
 // A barrier divergence in group `g`: work-item `item` is at barrier `site` while
 // work-item 0 is at `item0Site` (-1: finished; `firstRound`: before any barrier was
 // passed). Prints the report (the same words for fibers and regions) and abandons the
-// group.
+// group. `sites`, when known: where each of the g.n work-items is (0: finished), for
+// the report's list of which work-items went where; else the work-items before `item`
+// are at `item0Site` and those after it have not got there yet.
 [[noreturn]] void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
-                                    bool firstRound) noexcept;
+                                    bool firstRound, const uint32_t *sites = nullptr) noexcept;
 
 // The linear local id `idx` of g's group as (x, y, z).
 void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept;

@@ -375,4 +375,36 @@ TEST_F(Checked, AWaitOnAPlainLoadIsStillReportedNotHung) {
   EXPECT_EQ(read<cl_int>(out, 16), std::vector<cl_int>(16, 1));
 }
 
+// divergence: a barrier inside `if (lid < 5)` -- the report lists where every work-item
+// of the group went, the same on both barrier paths.
+TEST_F(Checked, BarrierInsideABranchSaysWhoWentWhere) {
+  for (const char *path : {"regions", "fibers"}) {
+    SCOPED_TRACE(path);
+    ScopedEnv env({{"FIBERCL_BARRIERS", path}});
+    cl_kernel k = checkedKernel(R"CLC(__kernel void some(__global int* out) {
+  int l = (int)get_local_id(0);
+  out[get_global_id(0)] = l;
+  if (l < 5)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] += 1;
+})CLC",
+                                "some", "divergence");
+    cl_mem out = buffer(32 * sizeof(cl_int));
+    setArgs(k, out);
+    Outcome o = launch(k, 32, 16, false);
+    EXPECT_NE(o.status, CL_COMPLETE);
+    // A report per group that got there (the command fails at the first), each with
+    // the whole group's places.
+    size_t reports = countOf(o.report, "barrier divergence in work-group (");
+    EXPECT_GE(reports, 1u) << o.report;
+    EXPECT_EQ(countOf(o.report, "where the group's 16 work-items are:"), reports) << o.report;
+    EXPECT_EQ(countOf(o.report, "(<source>:5 (barrier) in some): 5 work-items: (0,0,0)..(4,0,0)\n"),
+              reports)
+        << o.report;
+    EXPECT_EQ(countOf(o.report, "finished: 11 work-items: (5,0,0)..(15,0,0)\n"), reports)
+        << o.report;
+    EXPECT_EQ(o.report.find("not there yet"), std::string::npos) << o.report;
+  }
+}
+
 } // namespace
