@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/exec/host_abi.hpp"
+#include "runtime/exec/json_report.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
@@ -29,8 +30,8 @@ bool firstTime(uint64_t launch, uint32_t site) noexcept {
 // (`bytes` at `offset`, and the object's `size` when the check knows it), the
 // work-item, the group, the site and the command's fate -- then goes on (the access
 // skipped or made, FIBERCL_CHECK_CONTINUE=1) or abandons the group.
-static void failed(fcl_group_ctx *ctx, uint32_t site, const char *what, uint64_t offset,
-                   uint64_t bytes, const uint64_t *size, uint32_t x, uint32_t y,
+static void failed(fcl_group_ctx *ctx, uint32_t site, const char *kind, const char *what,
+                   uint64_t offset, uint64_t bytes, const uint64_t *size, uint32_t x, uint32_t y,
                    uint32_t z) noexcept {
   using namespace fibercl::exec;
   Runner &r = *reinterpret_cast<GroupState *>(ctx->runtime)->runner;
@@ -45,12 +46,27 @@ static void failed(fcl_group_ctx *ctx, uint32_t site, const char *what, uint64_t
     msg << ", by ";
     msg.item(x, y, z) << " in ";
     msg.group(ctx) << "\n";
+    std::string where;
     const auto *describe = r.describeSite;
     if (describe && *describe) {
       try {
-        msg << "  at " << (*describe)(site) << "\n";
+        where = (*describe)(site);
+        msg << "  at " << where << "\n";
       } catch (...) {
       }
+    }
+    try {
+      JsonReport json("check");
+      json.field("kernel", r.kernelName).field("check", kind).field("what", what);
+      json.field("at", where)
+          .number("site", site)
+          .number("offset", at)
+          .number("bytes", int64_t(bytes));
+      if (size)
+        json.number("size", int64_t(*size));
+      json.ids("item", x, y, z).ids("group", ctx->group_id[0], ctx->group_id[1], ctx->group_id[2]);
+      json.flag("continued", r.checkContinue).append();
+    } catch (...) {
     }
     if (!r.checkContinue)
       msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
@@ -65,7 +81,7 @@ extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fc
                                             fcl_u32 z) noexcept {
   int64_t at = int64_t(offset);
   bool inside = at >= 0 && bytes <= size && uint64_t(at) <= size - bytes;
-  failed(ctx, site,
+  failed(ctx, site, inside ? "access" : "bounds",
          inside ? "access not allowed (a READ_ONLY buffer written or a WRITE_ONLY one read)"
                 : "out-of-bounds access",
          offset, bytes, &size, x, y, z);
@@ -74,6 +90,7 @@ extern "C" void __fibercl_host_check_failed(fcl_group_ctx *ctx, fcl_u32 site, fc
 extern "C" void __fibercl_host_check_uninit(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 offset,
                                             fcl_u64 bytes, fcl_u32 x, fcl_u32 y,
                                             fcl_u32 z) noexcept {
-  failed(ctx, site, "read of __local memory that no work-item of the group wrote in this launch",
-         offset, bytes, nullptr, x, y, z);
+  failed(ctx, site, "uninit",
+         "read of __local memory that no work-item of the group wrote in this launch", offset,
+         bytes, nullptr, x, y, z);
 }

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "runtime/exec/host_abi.hpp"
+#include "runtime/exec/json_report.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 #include "runtime/exec/sub_group_release.hpp"
@@ -278,7 +279,7 @@ void namePlace(Report &msg, const GroupState &g, int64_t site) noexcept {
 // `placeOf(i)`: where work-item i is (<= 0: finished; kUnknown: not there yet).
 constexpr int64_t kUnknown = INT64_MIN;
 template <typename PlaceOf>
-void whoWentWhere(Report &msg, const GroupState &g, PlaceOf placeOf) noexcept {
+void whoWentWhere(Report &msg, std::string &json, const GroupState &g, PlaceOf placeOf) noexcept {
   constexpr unsigned kPlaces = 8, kRuns = 6;
   int64_t places[kPlaces];
   unsigned nPlaces = 0;
@@ -305,6 +306,24 @@ void whoWentWhere(Report &msg, const GroupState &g, PlaceOf placeOf) noexcept {
     else
       namePlace(msg, g, places[k]);
     msg << ": " << count << (count == 1 ? " work-item" : " work-items");
+    try { // [{"site":3,"items":5,"runs":[[0,4]]}, ...]; site 0: finished, -1: not there yet
+      json += std::string(k ? "," : "[") +
+              "{\"site\":" + std::to_string(places[k] == kUnknown ? -1 : places[k]) +
+              ",\"items\":" + std::to_string(count) + ",\"runs\":[";
+      bool first = true;
+      for (uint32_t i = 0; i < g.n; ++i) {
+        if (!here(i) || (i > 0 && here(i - 1)))
+          continue;
+        uint32_t last = i;
+        while (last + 1 < g.n && here(last + 1))
+          ++last;
+        json += std::string(first ? "" : ",") + "[" + std::to_string(i) + "," +
+                std::to_string(last) + "]";
+        first = false;
+      }
+      json += std::string("]}") + (k + 1 == nPlaces ? "]" : "");
+    } catch (...) {
+    }
     unsigned runs = 0;
     for (uint32_t i = 0; i < g.n; ++i) {
       if (!here(i) || (i > 0 && here(i - 1)))
@@ -366,13 +385,26 @@ void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0
     }
   }
   auto plain = [](uint32_t s) { return int64_t(s & ~uint32_t(FIBERCL_SITE_SUB_GROUP)); };
+  std::string places;
   if (sites)
-    whoWentWhere(msg, g, [&](uint32_t i) { return plain(sites[i]); });
+    whoWentWhere(msg, places, g, [&](uint32_t i) { return plain(sites[i]); });
   else // the fibers' rounds stop at the first work-item that differs
-    whoWentWhere(msg, g, [&](uint32_t i) {
+    whoWentWhere(msg, places, g, [&](uint32_t i) {
       return i < item ? item0Site : i == item ? site : kUnknown;
     });
   msg.emit();
+  try {
+    JsonReport json("divergence");
+    json.field("kernel", g.runner->kernelName)
+        .ids("group", g.ctx->group_id[0], g.ctx->group_id[1], g.ctx->group_id[2])
+        .ids("item", x, y, z)
+        .number("site", site > 0 ? site : 0)
+        .number("item0_site", item0Site > 0 ? item0Site : 0);
+    if (!places.empty())
+      json.json("places", places);
+    json.append();
+  } catch (...) {
+  }
   abortGroup(*g.runner);
 }
 

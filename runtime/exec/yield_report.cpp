@@ -4,6 +4,7 @@
 
 #include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/json_report.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
@@ -59,10 +60,7 @@ void reportDeadlock(YieldShared &sh) noexcept {
       out << "  cooperative kernel: " << sh.coop->view.active << " of " << sh.total
           << " groups active; a global or resizing barrier completes only when every "
              "active group reaches it\n";
-    std::string json = "{\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) + "\",\"policy\":\"" +
-                       sh.policy->name() + "\",\"occupancy\":" + std::to_string(S.occupancy) +
-                       ",\"deterministic\":" + (S.deterministic ? "true" : "false") +
-                       ",\"seed\":" + std::to_string(S.seed) + ",\"groups\":[";
+    std::string groups = "[";
     // Runs of consecutive groups in the same state are printed as ranges.
     uint64_t n = sh.total;
     for (uint64_t a = 0; a < n;) {
@@ -74,18 +72,19 @@ void reportDeadlock(YieldShared &sh) noexcept {
       if (b - a > 1)
         out << "-" << b - 1;
       out << ": " << st << "\n";
-      json += std::string(a ? "," : "") + "{\"first\":" + std::to_string(a) +
-              ",\"last\":" + std::to_string(b - 1) + ",\"state\":\"" + jsonEscape(st) + "\"}";
+      groups += std::string(a ? "," : "") + "{\"first\":" + std::to_string(a) +
+                ",\"last\":" + std::to_string(b - 1) + ",\"state\":\"" + jsonEscape(st) + "\"}";
       a = b;
     }
     out.reproduce(S);
-    json += "],\"environment\":\"" + jsonEscape(env) + "\"}\n";
+    groups += "]";
     out.emit();
     if (!S.reportPath.empty()) {
-      if (FILE *f = std::fopen(S.reportPath.c_str(), "w")) {
-        std::fputs(json.c_str(), f);
-        std::fclose(f);
-      }
+      JsonReport json("deadlock");
+      json.field("kernel", sh.job.range.kernelName).field("policy", sh.policy->name());
+      json.number("occupancy", S.occupancy).flag("deterministic", S.deterministic);
+      json.number("seed", int64_t(S.seed)).json("groups", groups).field("environment", env);
+      json.append(S.reportPath);
     }
     sh.trace.event("deadlock", 'i', 0,
                    "\"kernel\":\"" + jsonEscape(sh.job.range.kernelName) + "\"");

@@ -8,6 +8,8 @@
 
 #include <CL/cl.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -405,6 +407,45 @@ TEST_F(Checked, BarrierInsideABranchSaysWhoWentWhere) {
         << o.report;
     EXPECT_EQ(o.report.find("not there yet"), std::string::npos) << o.report;
   }
+}
+
+// FIBERCL_REPORT: each report also goes to the file as a line of JSON.
+TEST_F(Checked, ReportsAreAlsoJsonLinesAtFiberclReport) {
+  std::string path = ::testing::TempDir() + "fibercl_checked_report.jsonl";
+  std::remove(path.c_str());
+  ScopedEnv env({{"FIBERCL_REPORT", path}});
+  cl_kernel past = checkedKernel(R"CLC(__kernel void past(__global int* out) {
+  out[get_global_id(0) + 1] = 1;
+})CLC",
+                                 "past");
+  cl_mem out = buffer(16 * sizeof(cl_int));
+  setArgs(past, out);
+  launch(past, 16, 16, false);
+  cl_kernel some = checkedKernel(R"CLC(__kernel void some(__global int* out) {
+  if (get_local_id(0) < 5)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = 1;
+})CLC",
+                                 "some", "divergence");
+  setArgs(some, out);
+  launch(some, 16, 16, false);
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("{\"report\":\"check\",\"kernel\":\"past\",\"check\":\"bounds\"", 0), 0u)
+      << lines[0];
+  for (const char *part : {"\"at\":\"<source>:2 (write of argument 0 'out') in past\"",
+                           "\"offset\":64,\"bytes\":4,\"size\":64,\"item\":[15,0,0]",
+                           "\"group\":[0,0,0],\"continued\":false}"})
+    EXPECT_NE(lines[0].find(part), std::string::npos) << part << " in " << lines[0];
+  EXPECT_EQ(lines[1].rfind("{\"report\":\"divergence\",\"kernel\":\"some\"", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("\"places\":[{\"site\":1,\"items\":5,\"runs\":[[0,4]]},{\"site\":0,"
+                          "\"items\":11,\"runs\":[[5,15]]}]"),
+            std::string::npos)
+      << lines[1];
+  std::remove(path.c_str());
 }
 
 } // namespace
