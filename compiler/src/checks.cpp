@@ -34,21 +34,25 @@ Checks checksFromEnvironment() {
       c.bounds = true;
     if (w == "uninit" || w == "all")
       c.uninit = true;
+    if (w == "races" || w == "all")
+      c.races = true;
     if (w == "divergence")
       continue; // barrier divergence is reported without being asked
-    if (w == "races" || w == "weak" || w == "all")
-      sayOnce(w, w == "all" ? "bounds and uninit are checked (and barrier divergence, always); "
-                              "races and weak are not implemented yet"
-                            : "not implemented yet: NOT CHECKED");
-    else if (w != "bounds" && w != "uninit")
-      sayOnce(w, "unknown check (known: bounds, uninit, divergence, all): ignored");
+    if (w == "races" || w == "all")
+      sayOnce("races", "races between the work-items of a group are checked; races between "
+                       "work-groups are not implemented yet: NOT CHECKED");
+    if (w == "weak" || w == "all")
+      sayOnce("weak", "not implemented yet: NOT CHECKED");
+    else if (w != "bounds" && w != "uninit" && w != "races" && w != "all")
+      sayOnce(w, "unknown check (known: bounds, uninit, races, divergence, all): ignored");
   }
   return c;
 }
 
 std::string checksKey() {
   Checks c = checksFromEnvironment();
-  return std::string(c.bounds ? " checks=bounds" : "") + (c.uninit ? " checks=uninit" : "");
+  return std::string(c.bounds ? " checks=bounds" : "") + (c.uninit ? " checks=uninit" : "") +
+         (c.races ? " checks=races" : "");
 }
 
 } // namespace fibercl::compiler

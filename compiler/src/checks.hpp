@@ -5,9 +5,12 @@
 //                            (passes/access_checks.cpp)
 //   FIBERCL_CHECK=uninit     reads of __local memory that no work-item of the group
 //                            wrote in this launch (a shadow byte per __local byte)
+//   FIBERCL_CHECK=races      two work-items of a group touching the same byte of
+//                            __local or __global memory between two barriers, one
+//                            writing, not both atomically (runtime/exec/races.cpp)
 //   FIBERCL_CHECK=all        every check FiberCL has
-// The names the issue tracker lists and FiberCL does not check yet (races, weak) are
-// said so on stderr, once; barrier divergence is always reported.
+// What FiberCL does not check yet (races between work-groups, weak) is said so on
+// stderr, once; barrier divergence is always reported.
 #pragma once
 
 #include <string>
@@ -17,7 +20,8 @@ namespace fibercl::compiler {
 struct Checks {
   bool bounds = false;
   bool uninit = false; // reads of __local memory no work-item of the group wrote
-  bool any() const { return bounds || uninit; }
+  bool races = false;  // data races between the work-items of a group
+  bool any() const { return bounds || uninit || races; }
 };
 
 Checks checksFromEnvironment();

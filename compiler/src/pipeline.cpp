@@ -58,6 +58,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
@@ -65,6 +66,8 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <map>
+#include <set>
 
 #include <dlfcn.h>
 
@@ -334,6 +337,11 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   SiteTable sites;
   readProgressAnnotations(m, sites);
   const Checks checks = checksFromEnvironment();
+  std::map<std::string, std::set<unsigned>> builtinsArguments; // pipes, images
+  for (const KernelInfo &k : kernels)
+    for (unsigned i = 0; i < k.args.size(); ++i)
+      if (k.args[i].kind == ArgKind::Pipe || k.args[i].kind == ArgKind::Image)
+        builtinsArguments[k.name].insert(i);
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
         mpm.addPass(SafeIntegerDivisionPass()); // 3
         mpm.addPass(KernelBodyPass());
@@ -347,12 +355,13 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
   alignPrivateAggregates(m);
   buildPhaseDone("inline");
   if (!runPasses(m, tm.get(), Then::Nothing, log, [&](llvm::ModulePassManager &mpm) {
-        mpm.addPass(SubGroupVectorCopiesPass()); // 4
+        mpm.addPass(SubGroupVectorCopiesPass{{}, /*copies=*/!checks.races}); // 4
         mpm.addPass(WorkItemMarkersPass(sites));
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
         if (checks.any()) // pointers are SSA values now, traceable to their objects
-          mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit));
+          mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit, checks.races,
+                                       builtinsArguments));
         mpm.addPass(YieldPointsPass(sites));
         mpm.addPass(GroupAtomicsPass());
         mpm.addPass(LocalMemoryPass());
@@ -376,6 +385,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.cooperative = body->hasFnAttribute(kCooperativeAttr);
     k.boundsChecked = checks.bounds;
     k.uninitChecked = checks.uninit;
+    k.racesChecked = checks.races;
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);

@@ -1,30 +1,43 @@
 // Checked mode's reports (host_abi.def: FIBERCL_HOST_CHECK_FAILED, _CHECK_UNINIT): an
 // access the compiler's checks (compiler/src/passes/access_checks.cpp) refused.
+#include <functional>
 #include <mutex>
 #include <set>
 #include <utility>
 
+#include "runtime/exec/check_reports.hpp"
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/json_report.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
+namespace fibercl::exec {
+
 namespace {
 
-using fibercl::exec::Report;
-using fibercl::exec::Runner;
-
-// A site is reported once per launch: a loop of out-of-bounds accesses is one bug.
-bool firstTime(uint64_t launch, uint32_t site) noexcept {
+bool firstTime(uint64_t launch, uint64_t what) noexcept {
   static std::mutex m;
-  static std::set<std::pair<uint64_t, uint32_t>> reported;
+  static std::set<std::pair<uint64_t, uint64_t>> reported;
   std::lock_guard<std::mutex> hold(m);
   if (reported.size() > 100000) // a long-running process: forget old launches
     reported.clear();
-  return reported.emplace(launch, site).second;
+  return reported.emplace(launch, what).second;
 }
 
 } // namespace
+
+bool firstCheckReport(uint64_t launch, uint32_t site) noexcept { return firstTime(launch, site); }
+
+bool firstRaceReport(uint64_t launch, const std::string &a, const std::string &b) noexcept {
+  try {
+    const std::string pair = a < b ? a + "|" + b : b + "|" + a;
+    return firstTime(launch, uint64_t(1) << 63 | std::hash<std::string>()(pair) >> 1);
+  } catch (...) {
+    return true;
+  }
+}
+
+} // namespace fibercl::exec
 
 // Reports a failed check of `site` once per launch -- `what` it was, the access
 // (`bytes` at `offset`, and the object's `size` when the check knows it), the
@@ -35,7 +48,7 @@ static void failed(fcl_group_ctx *ctx, uint32_t site, const char *kind, const ch
                    uint32_t z) noexcept {
   using namespace fibercl::exec;
   Runner &r = *reinterpret_cast<GroupState *>(ctx->runtime)->runner;
-  if (firstTime(r.launch.load(std::memory_order_relaxed), site)) {
+  if (firstCheckReport(r.launch.load(std::memory_order_relaxed), site)) {
     Report msg;
     int64_t at = int64_t(offset);
     msg.kernel(r.kernelName) << ": " << what << ": " << bytes << " bytes at byte offset " << at;

@@ -219,6 +219,7 @@ void subGroupStop(GroupState &g, uint32_t site) noexcept {
   g.sgWait[cur] = site;
   if (g.sgNext == g.sgRun.size()) {
     // sgRun keeps its capacity (n): no allocation.
+    ++g.barrierEpoch;
     SubGroupRelease r = chooseFiberRelease(g.sgWait.data(), g.n, g.sgWidth, g.sgMasks, g.sgRun);
     if (r.diverged)
       subGroupDivergence(g, r);
@@ -306,40 +307,38 @@ void whoWentWhere(Report &msg, std::string &json, const GroupState &g, PlaceOf p
     else
       namePlace(msg, g, places[k]);
     msg << ": " << count << (count == 1 ? " work-item" : " work-items");
-    try { // [{"site":3,"items":5,"runs":[[0,4]]}, ...]; site 0: finished, -1: not there yet
-      json += std::string(k ? "," : "[") +
-              "{\"site\":" + std::to_string(places[k] == kUnknown ? -1 : places[k]) +
-              ",\"items\":" + std::to_string(count) + ",\"runs\":[";
-      bool first = true;
-      for (uint32_t i = 0; i < g.n; ++i) {
-        if (!here(i) || (i > 0 && here(i - 1)))
-          continue;
-        uint32_t last = i;
-        while (last + 1 < g.n && here(last + 1))
-          ++last;
-        json += std::string(first ? "" : ",") + "[" + std::to_string(i) + "," +
-                std::to_string(last) + "]";
-        first = false;
-      }
-      json += std::string("]}") + (k + 1 == nPlaces ? "]" : "");
-    } catch (...) {
-    }
-    unsigned runs = 0;
-    for (uint32_t i = 0; i < g.n; ++i) {
+    // Runs of consecutive linear ids.
+    uint32_t runs[kRuns + 1][2];
+    unsigned nRuns = 0;
+    for (uint32_t i = 0; i < g.n && nRuns <= kRuns; ++i) {
       if (!here(i) || (i > 0 && here(i - 1)))
         continue;
       uint32_t last = i;
       while (last + 1 < g.n && here(last + 1))
         ++last;
-      if (++runs > kRuns) {
+      runs[nRuns][0] = i;
+      runs[nRuns++][1] = last;
+    }
+    try { // [{"site":3,"items":5,"runs":[[0,4]]}, ...]; site 0: finished, -1: not there yet
+      json += std::string(k ? "," : "[") +
+              "{\"site\":" + std::to_string(places[k] == kUnknown ? -1 : places[k]) +
+              ",\"items\":" + std::to_string(count) + ",\"runs\":[";
+      for (unsigned r = 0; r < nRuns && r < kRuns; ++r)
+        json += std::string(r ? "," : "") + "[" + std::to_string(runs[r][0]) + "," +
+                std::to_string(runs[r][1]) + "]";
+      json += std::string("]}") + (k + 1 == nPlaces ? "]" : "");
+    } catch (...) {
+    }
+    for (unsigned r = 0; r < nRuns; ++r) {
+      if (r == kRuns) {
         msg << ", ...";
         break;
       }
       uint32_t x, y, z;
-      localIdOf(g, i, x, y, z);
-      msg << (runs == 1 ? ": " : ", ") << "(" << x << "," << y << "," << z << ")";
-      if (last != i) {
-        localIdOf(g, last, x, y, z);
+      localIdOf(g, runs[r][0], x, y, z);
+      msg << (r == 0 ? ": " : ", ") << "(" << x << "," << y << "," << z << ")";
+      if (runs[r][1] != runs[r][0]) {
+        localIdOf(g, runs[r][1], x, y, z);
         msg << ".."
             << "(" << x << "," << y << "," << z << ")";
       }
@@ -474,6 +473,7 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site, fcl_u32
     fibercl::exec::diverge(g, site);
   }
   if (cur + 1 == n) {
+    ++g.barrierEpoch; // the round is complete
     fibercl::exec::switchTo(g, cur, 0);
   } else {
     fibercl::exec::switchTo(g, cur, cur + 1);

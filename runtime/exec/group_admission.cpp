@@ -119,6 +119,7 @@ void prepare(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y, uint64_t 
   c = launch.make();
   launch.placeGroup(c, gid);
   c.local_mem = reinterpret_cast<uintptr_t>(y.localMem);
+  ++y.gs.barrierEpoch;          // FIBERCL_CHECK=races: a new group has touched nothing yet
   if (sh.job.range.localShadow) // FIBERCL_CHECK=uninit: nothing of the group's written yet
     std::memset(static_cast<char *>(y.localMem) + sh.job.range.localShadow, 0,
                 sh.job.range.localShadow);

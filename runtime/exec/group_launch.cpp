@@ -65,7 +65,8 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   launch.groupIdOf(begin, g);
   for (uint64_t i = begin; i < end; ++i) {
     launch.placeGroup(ctx, g);
-    if (R.localShadow) // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
+    ++r.group.barrierEpoch; // FIBERCL_CHECK=races: a new group has touched nothing yet
+    if (R.localShadow)      // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
       std::memset(reinterpret_cast<char *>(ctx.local_mem) + R.localShadow, 0, R.localShadow);
     if (!runGuarded(r, job, &ctx, r.san.running, nullptr)) {
       resetGroup(r.group); // left through the recovery point (fault, divergence)

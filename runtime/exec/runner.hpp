@@ -25,6 +25,7 @@ namespace fibercl::exec {
 
 struct Runner;
 struct YieldGroup;
+struct RaceShadow; // races.cpp
 
 // One work-item's fiber: its suspended context (null until it first runs) and stack
 // (null for work-item 0, which runs on the runner's own stack).
@@ -55,6 +56,11 @@ struct GroupState {
   uint32_t cur = 0; // linear local id of the running work-item
   bool fiberMode = false;
   int64_t roundSite = kSequential;
+  // Counts the group's starts and barrier rounds (every one a new "since the last
+  // barrier" for FIBERCL_CHECK=races); `races` is that check's record of the
+  // current round's accesses (races.cpp), made at its first use.
+  uint64_t barrierEpoch = 0;
+  std::shared_ptr<RaceShadow> races;
   // A barrier divergence found in fiber mode: the round runs on, each work-item up to
   // its next barrier or its end, to report where every one went (`whereItems`, 0:
   // finished) -- what the regions know at once.

@@ -448,4 +448,109 @@ TEST_F(Checked, ReportsAreAlsoJsonLinesAtFiberclReport) {
   std::remove(path.c_str());
 }
 
+// races: a tree reduction without the barrier between its steps -- one report, naming
+// both accesses' line, on both barrier paths; the fixed kernel reports nothing and sums
+// right.
+TEST_F(Checked, MissingBarrierInATreeReductionIsARace) {
+  const char *src = R"CLC(__kernel void sum(__global const int* in, __global int* out) {
+  __local int t[64];
+  int l = (int)get_local_id(0);
+  t[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 32; s > 0; s >>= 1) {
+    if (l < s)
+      t[l] += t[l + s];
+    BARRIER
+  }
+  if (l == 0)
+    out[get_group_id(0)] = t[0];
+})CLC";
+  std::vector<cl_int> input(256);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = cl_int(i);
+  for (const char *path : {"regions", "fibers"}) {
+    SCOPED_TRACE(path);
+    ScopedEnv env({{"FIBERCL_BARRIERS", path}});
+    cl_mem in = bufferFrom(input), out = buffer(4 * sizeof(cl_int));
+    std::string racy = std::string(src);
+    racy.replace(racy.find("BARRIER"), 7, "");
+    cl_kernel k = checkedKernel(racy, "sum", "races");
+    setArgs(k, in, out);
+    Outcome o = launch(k, 256, 64, false);
+    EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
+    EXPECT_NE(o.report.find("at <source>:8 ("), std::string::npos) << o.report;
+    EXPECT_NE(o.report.find("the other access: <source>:8 ("), std::string::npos) << o.report;
+    EXPECT_NE(o.report.find("since the group's last barrier"), std::string::npos) << o.report;
+    EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
+
+    std::string fixed = std::string(src);
+    fixed.replace(fixed.find("BARRIER"), 7, "barrier(CLK_LOCAL_MEM_FENCE);");
+    k = checkedKernel(fixed, "sum", "races");
+    setArgs(k, in, out);
+    o = launch(k, 256, 64, false);
+    EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+    EXPECT_EQ(o.status, CL_COMPLETE);
+    std::vector<cl_int> got = read<cl_int>(out, 4);
+    for (int g = 0; g < 4; ++g)
+      EXPECT_EQ(got[g], 64 * 64 * g + 63 * 64 / 2) << g;
+  }
+}
+
+// races on __global memory within a group: a read by one work-item and a write by
+// another, whatever order they ran in.
+TEST_F(Checked, RaceOnGlobalMemoryInEitherOrder) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void pass(__global int* data, __global int* out) {
+  int l = (int)get_local_id(0);
+  if (l == 2) out[0] = data[0];
+  if (l == 5) data[0] = 7;
+})CLC",
+                              "pass", "races");
+  cl_mem data = bufferFrom(std::vector<cl_int>{1}), out = buffer(sizeof(cl_int));
+  setArgs(k, data, out);
+  Outcome o = launch(k, 16, 16, true);
+  EXPECT_EQ(countOf(o.report, "data race on __global memory"), 1u) << o.report;
+  // Which of the two is "the other access" depends on the order they ran in.
+  for (const char *part :
+       {"work-item (5,0,0)", "work-item (2,0,0)", "<source>:3 (read of argument 0 'data')",
+        "<source>:4 (write of argument 0 'data')"})
+    EXPECT_NE(o.report.find(part), std::string::npos) << part << " in\n" << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE); // FIBERCL_CHECK_CONTINUE=1
+}
+
+// Not races: writes of the same value (a warning, the command completes); work-items
+// ordered by a lock's acquire and release; atomics on the same counter; accesses of
+// one work-item; accesses separated by a barrier.
+TEST_F(Checked, OrderedOrAtomicAccessesAreNotRaces) {
+  cl_kernel k =
+      checkedKernel(R"CLC(__kernel void fine(__global int* flag, __global atomic_int* lock,
+                   __global int* shared, __global atomic_int* count) {
+  int l = (int)get_local_id(0);
+  flag[0] = 1;
+  while (atomic_exchange_explicit(lock, 1, memory_order_acquire, memory_scope_device)) {}
+  shared[0] += l;
+  atomic_store_explicit(lock, 0, memory_order_release, memory_scope_device);
+  atomic_fetch_add_explicit(count, 1, memory_order_relaxed, memory_scope_device);
+  shared[1 + l] = l;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  shared[1 + (l + 1) % 16] += 1;
+})CLC",
+                    "fine", "races");
+  cl_mem flag = buffer(sizeof(cl_int)), lock = bufferFrom(std::vector<cl_int>{0}),
+         shared = bufferFrom(std::vector<cl_int>(17, 0)),
+         count = bufferFrom(std::vector<cl_int>{0});
+  setArgs(k, flag, lock, shared, count);
+  Outcome o = launch(k, 16, 16, false);
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  EXPECT_EQ(countOf(o.report, "FiberCL: kernel"), 1u) << o.report;
+  EXPECT_NE(o.report.find("warning: data race on __global memory"), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("the same value"), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("at <source>:4 (write of argument 0 'flag')"), std::string::npos)
+      << o.report;
+  std::vector<cl_int> got = read<cl_int>(shared, 17);
+  EXPECT_EQ(got[0], 120);
+  for (int l = 0; l < 16; ++l)
+    EXPECT_EQ(got[1 + l], l + 1) << l;
+  EXPECT_EQ(read<cl_int>(count, 1)[0], 16);
+}
+
 } // namespace

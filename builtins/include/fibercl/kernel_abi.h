@@ -91,6 +91,15 @@ typedef struct fcl_check_bounds {
 #define FCL_CHECK_NO_READ 1u
 #define FCL_CHECK_NO_WRITE 2u
 
+/* FIBERCL_HOST_CHECK_RACE's `how`. */
+#define FCL_RACE_READ 1u
+#define FCL_RACE_WRITE 2u
+#define FCL_RACE_ATOMIC 4u
+#define FCL_RACE_VALUE 8u /* `value` is what a store writes */
+#define FCL_RACE_LOCAL 16u
+#define FCL_RACE_ACQUIRE 32u /* an atomic or fence with acquire semantics (or stronger) */
+#define FCL_RACE_RELEASE 64u /* ... with release semantics */
+
 /* What a cooperative launch shows its kernels (read with volatile loads: it changes as
  * groups are killed and forked). Written by the runtime under its lock. */
 typedef struct fcl_coop_view {

@@ -5,6 +5,13 @@
 // __local object; a read of a __local object whose shadow bytes are not all set calls
 // FIBERCL_HOST_CHECK_UNINIT (the read still happens: it cannot fault).
 //
+// races: each access of __local or __global memory (or a generic pointer) first calls
+// FIBERCL_HOST_CHECK_RACE with its address, size, kind and the work-item, and each
+// fence with its ordering; the runtime keeps who touched each byte since the group's
+// last barrier (runtime/exec/races.cpp). Private memory, pipes and images are not
+// raced: work-items that run one after another share stack addresses, and pipes and
+// images are the builtins' own memory.
+//
 // bounds:
 // In each kernel body, after inlining (every access of the kernel and the functions it
 // calls is in it), an access whose pointer comes from one object gets a check:
@@ -36,6 +43,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,6 +126,33 @@ llvm::FunctionCallee reportFunction(llvm::Module &m, HostFunction which) {
   return f;
 }
 
+// Whether `pointer` may point into private memory.
+bool mayBePrivate(llvm::Value *pointer) {
+  llvm::SmallVector<const llvm::Value *, 4> objects;
+  llvm::getUnderlyingObjects(pointer, objects, nullptr, /*MaxLookup=*/0);
+  for (const llvm::Value *o : objects)
+    if (llvm::isa<llvm::AllocaInst>(o))
+      return true;
+  return false;
+}
+
+// FCL_RACE_ACQUIRE / _RELEASE for an atomic access or fence's ordering.
+uint32_t orderingBits(const llvm::Instruction *i) {
+  llvm::AtomicOrdering o = llvm::AtomicOrdering::NotAtomic;
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i))
+    o = load->getOrdering();
+  else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(i))
+    o = store->getOrdering();
+  else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(i))
+    o = rmw->getOrdering();
+  else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(i))
+    o = cas->getSuccessOrdering();
+  else if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(i))
+    o = fence->getOrdering();
+  return (llvm::isAcquireOrStronger(o) ? FCL_RACE_ACQUIRE : 0) |
+         (llvm::isReleaseOrStronger(o) ? FCL_RACE_RELEASE : 0);
+}
+
 struct Access {
   llvm::Instruction *inst;
   llvm::Value *pointer;
@@ -148,8 +183,10 @@ void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Ac
 
 class BodyChecks {
 public:
-  BodyChecks(llvm::Function &body, SiteTable &sites, bool bounds, bool uninit)
-      : body_(body), sites_(sites), bounds_(bounds), uninit_(uninit) {}
+  BodyChecks(llvm::Function &body, SiteTable &sites, bool bounds, bool uninit, bool races,
+             const std::set<unsigned> &builtinsArgs)
+      : body_(body), sites_(sites), bounds_(bounds), uninit_(uninit), races_(races),
+        builtinsArgs_(builtinsArgs) {}
   // Returns how many accesses were left unchecked.
   unsigned run();
 
@@ -160,12 +197,15 @@ private:
                         llvm::Value *&start, llvm::Value *&size);
   void check(const Access &a, const Object &o);
   void checkWritten(const Access &a, const Object &o);
+  void checkRace(const Access &a, const Object *o);
+  void checkFence(llvm::FenceInst &fence);
 
   llvm::Function &body_;
   SiteTable &sites_;
-  bool bounds_, uninit_;
-  llvm::Value *table_ = nullptr;  // ctx->checks, loaded at the body's entry
-  llvm::Value *shadow_ = nullptr; // ctx->local_shadow, likewise
+  bool bounds_, uninit_, races_;
+  const std::set<unsigned> &builtinsArgs_; // pipes and images
+  llvm::Value *table_ = nullptr;           // ctx->checks, loaded at the body's entry
+  llvm::Value *shadow_ = nullptr;          // ctx->local_shadow, likewise
 };
 
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
@@ -274,6 +314,55 @@ void BodyChecks::checkWritten(const Access &a, const Object &o) {
   }
 }
 
+// races: the access's address, size and kind go to the runtime first (a store's value
+// too, for the same-value warning).
+void BodyChecks::checkRace(const Access &a, const Object *o) {
+  unsigned as = a.pointer->getType()->getPointerAddressSpace();
+  if (as != kLocalAddressSpace && as != kGlobalAddressSpace && as != kGenericAddressSpace)
+    return;
+  if ((o && o->argument && builtinsArgs_.count(*o->argument)) || mayBePrivate(a.pointer))
+    return;
+  llvm::IRBuilder<> b(a.inst);
+  const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
+  bool atomic =
+      llvm::isa<llvm::AtomicRMWInst>(a.inst) || llvm::isa<llvm::AtomicCmpXchgInst>(a.inst);
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(a.inst))
+    atomic = load->isAtomic();
+  llvm::Value *value = b.getInt64(0);
+  uint32_t how = (a.reads ? FCL_RACE_READ : 0) | (a.writes ? FCL_RACE_WRITE : 0) |
+                 (as == kLocalAddressSpace ? FCL_RACE_LOCAL : 0);
+  if (auto *store = llvm::dyn_cast<llvm::StoreInst>(a.inst)) {
+    atomic = store->isAtomic();
+    llvm::Value *v = store->getValueOperand();
+    uint64_t bits = dl.getTypeSizeInBits(v->getType()).getFixedValue();
+    if (bits <= 64 && bits % 8 == 0 && !v->getType()->isAggregateType() &&
+        !v->getType()->isPtrOrPtrVectorTy()) {
+      value = b.CreateZExtOrTrunc(b.CreateBitCast(v, b.getIntNTy(unsigned(bits))), b.getInt64Ty());
+      how |= FCL_RACE_VALUE;
+    }
+  }
+  if (atomic)
+    how |= FCL_RACE_ATOMIC | orderingBits(a.inst);
+  uint32_t site = sites_.addCheck(
+      body_, a.inst, a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead,
+      o ? o->what : std::string(), 0);
+  unsigned n = body_.arg_size() - 4;
+  b.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_RACE),
+               {body_.getArg(n), b.getInt32(site), b.CreatePtrToInt(a.pointer, b.getInt64Ty()),
+                a.bytes, b.getInt32(how), value, body_.getArg(n + 1), body_.getArg(n + 2),
+                body_.getArg(n + 3)});
+}
+
+// races: a fence orders the work-item's accesses as a release and/or acquire does.
+void BodyChecks::checkFence(llvm::FenceInst &fence) {
+  llvm::IRBuilder<> b(&fence);
+  unsigned n = body_.arg_size() - 4;
+  b.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_RACE),
+               {body_.getArg(n), b.getInt32(0), b.getInt64(0), b.getInt64(0),
+                b.getInt32(orderingBits(&fence)), b.getInt64(0), body_.getArg(n + 1),
+                body_.getArg(n + 2), body_.getArg(n + 3)});
+}
+
 unsigned BodyChecks::run() {
   const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
   std::vector<Access> accesses;
@@ -297,12 +386,15 @@ unsigned BodyChecks::run() {
   }
   unsigned unchecked = 0;
   std::vector<std::pair<const Access *, Object>> checked;
+  std::vector<std::pair<const Access *, std::optional<Object>>> raced; // and their object
   for (const Access &a : accesses) {
     std::optional<Object> o = objectOf(a.pointer, body_);
     if (!o)
       ++unchecked;
     else if (!o->runtime)
       checked.emplace_back(&a, *o);
+    if (!o || !o->runtime)
+      raced.emplace_back(&a, o);
   }
   // Bounds first: an access that fails them is skipped, and so is its shadow.
   if (bounds_)
@@ -311,6 +403,18 @@ unsigned BodyChecks::run() {
   if (uninit_)
     for (auto &[a, o] : checked)
       checkWritten(*a, o);
+  // Last, so that an access the bounds skip is not raced either.
+  if (races_) {
+    for (auto &[a, o] : raced)
+      checkRace(*a, o ? &*o : nullptr);
+    std::vector<llvm::FenceInst *> fences;
+    for (llvm::BasicBlock &bb : body_)
+      for (llvm::Instruction &i : bb)
+        if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&i))
+          fences.push_back(fence);
+    for (llvm::FenceInst *fence : fences)
+      checkFence(*fence);
+  }
   return unchecked;
 }
 
@@ -322,11 +426,15 @@ llvm::PreservedAnalyses AccessChecksPass::run(llvm::Module &m, llvm::ModuleAnaly
     if (f.hasFnAttribute(kKernelAttr))
       bodies.push_back(&f);
   for (llvm::Function *body : bodies) {
-    unsigned unchecked = BodyChecks(*body, *sites, bounds, uninit).run();
+    llvm::StringRef name = body->getFnAttribute(kKernelAttr).getValueAsString();
+    std::set<unsigned> builtinsArgs;
+    if (auto known = builtinsArguments.find(name.str()); known != builtinsArguments.end())
+      builtinsArgs = known->second;
+    unsigned unchecked = BodyChecks(*body, *sites, bounds, uninit, races, builtinsArgs).run();
     if (debugChannel("check"))
       llvm::errs() << "FiberCL: kernel '" << body->getFnAttribute(kKernelAttr).getValueAsString()
-                   << "': " << (bounds ? "bounds " : "") << (uninit ? "uninit " : "") << "checked; "
-                   << unchecked
+                   << "': " << (bounds ? "bounds " : "") << (uninit ? "uninit " : "")
+                   << (races ? "races " : "") << "checked; " << unchecked
                    << " accesses unchecked (their pointer may come from several objects, or "
                       "from memory)\n";
   }

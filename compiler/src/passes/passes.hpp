@@ -10,6 +10,7 @@
 #include <llvm/IR/PassManager.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,9 @@ struct InlinePreparationPass : llvm::PassInfoMixin<InlinePreparationPass> {
 // masked vectoriser to turn into lane operations; the original body keeps the slots
 // (sub_group_vectors.cpp). Runs after inlining, before the markers are replaced.
 struct SubGroupVectorCopiesPass : llvm::PassInfoMixin<SubGroupVectorCopiesPass> {
+  // false: no copies, every kernel takes the slots (FIBERCL_CHECK=races counts the
+  // sub-group barriers' rounds, which a copy has not).
+  bool copies = true;
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 std::string subGroupVectorBodyName(llvm::StringRef kernel);
@@ -185,12 +189,17 @@ void dropFailedSubGroupVectorCopies(llvm::Module &m, bool report);
 // against it before it runs; a failed check calls FIBERCL_HOST_CHECK_FAILED and skips
 // the access. uninit: a read of a __local object checks the shadow of its bytes
 // (FIBERCL_HOST_CHECK_UNINIT), a write sets it. Runs after inlining, before
-// LocalMemoryPass.
+// LocalMemoryPass. races: each __local and __global access first calls
+// FIBERCL_HOST_CHECK_RACE (runtime/exec/races.cpp).
 struct AccessChecksPass : llvm::PassInfoMixin<AccessChecksPass> {
   SiteTable *sites;
-  bool bounds, uninit;
-  AccessChecksPass(SiteTable &table, bool bounds, bool uninit)
-      : sites(&table), bounds(bounds), uninit(uninit) {}
+  bool bounds, uninit, races;
+  // Per kernel, its pipe and image arguments (the builtins' memory: not raced).
+  std::map<std::string, std::set<unsigned>> builtinsArguments;
+  AccessChecksPass(SiteTable &table, bool bounds, bool uninit, bool races,
+                   std::map<std::string, std::set<unsigned>> builtinsArguments)
+      : sites(&table), bounds(bounds), uninit(uninit), races(races),
+        builtinsArguments(std::move(builtinsArguments)) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

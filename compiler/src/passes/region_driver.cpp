@@ -224,6 +224,8 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
   }
 
   b.SetInsertPoint(dispatch);
+  if (m.getFunction(FIBERCL_HOST_CHECK_RACE)) // FIBERCL_CHECK=races: a barrier was passed
+    b.CreateCall(declareHostFunction(m, HostFunction::CHECK_RACE_ROUND), {ctx});
   llvm::SwitchInst *sw = b.CreateSwitch(nextRegion, finished, unsigned(plan.regions.size()));
   for (size_t k = 1; k < plan.regions.size(); ++k)
     sw->addCase(b.getInt32(plan.regions[k].id), starts[k]);

@@ -227,7 +227,8 @@ llvm::Instruction *emitLaneLoad(llvm::IRBuilder<> &b, llvm::LoadInst &load, llvm
 
 bool isLaneCheck(const llvm::Function *callee) {
   return callee && (callee->getName() == FIBERCL_HOST_CHECK_FAILED ||
-                    callee->getName() == FIBERCL_HOST_CHECK_UNINIT);
+                    callee->getName() == FIBERCL_HOST_CHECK_UNINIT ||
+                    callee->getName() == FIBERCL_HOST_CHECK_RACE);
 }
 
 void emitLaneCalls(llvm::IRBuilder<> &b, llvm::CallInst &call, llvm::ArrayRef<llvm::Value *> args,

@@ -132,7 +132,7 @@ llvm::PreservedAnalyses SubGroupVectorCopiesPass::run(llvm::Module &m,
                                                       llvm::ModuleAnalysisManager &) {
   std::vector<llvm::Function *> bodies;
   for (llvm::Function &f : m)
-    if (f.hasFnAttribute(kKernelAttr) && !markerCalls(f).empty())
+    if (copies && f.hasFnAttribute(kKernelAttr) && !markerCalls(f).empty())
       bodies.push_back(&f);
   bool report = debugChannel("vectorize");
   for (llvm::Function *body : bodies) {

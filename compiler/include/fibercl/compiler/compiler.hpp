@@ -49,7 +49,7 @@ struct SiteInfo {
     VolatileWrite,
     Cooperative,     // offer_kill, request_fork, global_barrier, resizing_global_barrier, query
     SubGroupBarrier, // a sub-group barrier (also each of a sub-group function's own)
-    BoundsRead,      // a checked access (FIBERCL_CHECK=bounds) that reads `object`
+    BoundsRead,      // a checked access (FIBERCL_CHECK=bounds, races) that reads `object`
     BoundsWrite,     // ... that writes it (atomics: both)
     UninitRead       // a read of __local memory checked for a write before it (uninit)
   };
@@ -103,6 +103,8 @@ struct KernelInfo {
   bool boundsChecked = false;
   // Built with FIBERCL_CHECK=uninit: its launches keep a shadow of __local memory.
   bool uninitChecked = false;
+  // Built with FIBERCL_CHECK=races: its __local and __global accesses call CHECK_RACE.
+  bool racesChecked = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 

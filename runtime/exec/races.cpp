@@ -1,0 +1,254 @@
+// FIBERCL_CHECK=races within a work-group (host_abi.def: FIBERCL_HOST_CHECK_RACE): two
+// work-items of a group touch the same byte of __local or __global memory between two
+// barriers, at least one writes, and not both atomically.
+//
+// The compiler calls CHECK_RACE before every such access (access_checks.cpp). The group
+// keeps, for each byte touched since its last barrier, who wrote it, who read it
+// (one work-item, or several) and who touched it atomically. GroupState::barrierEpoch
+// counts group starts and barrier rounds (of fibers, of sub-groups, and of barrier
+// regions, whose driver calls CHECK_RACE_ROUND): when it moved, the record is
+// forgotten. So
+// what is reported does not depend on the order the work-items ran in: any two of them
+// in one round conflict, whichever came first.
+//
+// Warnings, not failures: a write of the value the byte already had from another
+// work-item's write in the round (both store the same thing: `flag = 1`), and a plain
+// read of memory others update atomically (the first read of a compare-and-swap loop).
+// Races across sub-group barriers are not seen (a sub-group barrier starts a round for
+// everyone), nor races between work-groups (not implemented yet).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/exec/check_reports.hpp"
+#include "runtime/exec/host_abi.hpp"
+#include "runtime/exec/json_report.hpp"
+#include "runtime/exec/report.hpp"
+#include "runtime/exec/runner.hpp"
+
+namespace fibercl::exec {
+
+namespace {
+
+constexpr uint16_t kNobody = 0xFFFF, kSeveral = 0xFFFE;
+
+// One byte's accesses in the current round, each with when it was made (the round's
+// clock) and where.
+struct RaceCell {
+  uint16_t writer = kNobody, reader = kNobody, atomic = kNobody;
+  uint8_t value = 0; // what `writer` wrote, if `valueKnown`
+  bool valueKnown = false;
+  uint32_t writerSite = 0, readerSite = 0, atomicSite = 0;
+  uint64_t writerTime = 0, readerTime = 0, atomicTime = 0;
+};
+
+struct Conflict {
+  const char *what = nullptr; // "wrote", "read", "updated atomically"
+  uint16_t with = kNobody;
+  uint32_t site = 0;
+  bool warning = false;   // not a failure:
+  bool sameValue = false; //   a write of what the other write wrote, or
+  bool staleRead = false; //   a plain read of what others update atomically
+};
+
+} // namespace
+
+// The group's accesses since its last barrier. Work-items of a group may also order
+// their accesses through atomics: an access of work-item u is ordered before one of t
+// when u made a release (an atomic or fence with release semantics) after it and t an
+// acquire after that release. Which location they went through is not looked at: an
+// ordering it assumes may be missing (a race missed), never a race reported that the
+// atomics prevent.
+struct RaceShadow {
+  uint64_t epoch = ~uint64_t(0);
+  uint64_t clock = 0;
+  std::unordered_map<uint64_t, RaceCell> cells;
+  std::vector<std::vector<uint64_t>> releases; // per work-item, in time order
+  std::vector<uint64_t> lastAcquire;           // per work-item
+
+  void startRound(uint64_t e, uint32_t items) {
+    epoch = e;
+    cells.clear();
+    releases.resize(items);
+    for (auto &r : releases)
+      r.clear();
+    lastAcquire.assign(items, 0);
+  }
+  // Whether work-item u's access at `time` is ordered before what t does now.
+  bool ordered(uint16_t u, uint64_t time, uint16_t t) const {
+    if (u >= releases.size() || t >= lastAcquire.size())
+      return false;
+    const std::vector<uint64_t> &r = releases[u];
+    auto after = std::upper_bound(r.begin(), r.end(), time);
+    return after != r.end() && lastAcquire[t] > *after;
+  }
+  // A conflicting earlier access by `who` (kSeveral: more than one work-item).
+  bool conflicts(uint16_t who, uint64_t time, uint16_t t) const {
+    return who != kNobody && who != t && (who == kSeveral || !ordered(who, time, t));
+  }
+};
+
+namespace {
+
+// Records work-item `t`'s access of one byte; the conflict it makes, if any.
+Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t site, bool valueKnown,
+               uint8_t value) {
+  Conflict k;
+  bool writes = how & FCL_RACE_WRITE, atomic = how & FCL_RACE_ATOMIC;
+  uint64_t now = s.clock;
+  if (s.conflicts(c.writer, c.writerTime, t)) {
+    k = {"wrote", c.writer, c.writerSite};
+    k.sameValue = writes && !atomic && valueKnown && c.valueKnown && c.value == value;
+  } else if (writes && s.conflicts(c.reader, c.readerTime, t)) {
+    k = {"read", c.reader, c.readerSite};
+  } else if (!atomic && s.conflicts(c.atomic, c.atomicTime, t)) {
+    k = {"updated atomically", c.atomic, c.atomicSite};
+    k.staleRead = !writes;
+  }
+  k.warning = k.sameValue || k.staleRead;
+  if (atomic) {
+    if (writes) {
+      bool alone = c.atomic == kNobody || c.atomic == t;
+      c.atomic = alone ? t : kSeveral;
+      c.atomicSite = site;
+      c.atomicTime = now;
+    }
+  } else if (writes) {
+    c.writer = t;
+    c.writerSite = site;
+    c.writerTime = now;
+    c.value = value;
+    c.valueKnown = valueKnown;
+  } else {
+    // An earlier reader ordered before this one need not be remembered.
+    bool alone = c.reader == kNobody || c.reader == t ||
+                 (c.reader != kSeveral && s.ordered(c.reader, c.readerTime, t));
+    c.reader = alone ? t : kSeveral;
+    c.readerSite = site;
+    c.readerTime = now;
+  }
+  return k;
+}
+
+[[gnu::cold]] void reportRace(fcl_group_ctx *ctx, GroupState &g, uint32_t site, uint64_t address,
+                              uint64_t byte, uint64_t bytes, uint32_t how, uint32_t x, uint32_t y,
+                              uint32_t z, const Conflict &k) noexcept {
+  Runner &r = *g.runner;
+  bool local = how & FCL_RACE_LOCAL;
+  auto describe = [&](uint32_t s) -> std::string {
+    const auto *d = r.describeSite;
+    if (d && *d) {
+      try {
+        return (*d)(s);
+      } catch (...) {
+      }
+    }
+    return std::string();
+  };
+  std::string here, there;
+  try {
+    here = describe(site);
+    there = describe(k.site);
+  } catch (...) {
+  }
+  // "<source>:8 (read of ...) in k" -> "<source>:8"
+  auto line = [](const std::string &s) { return s.substr(0, s.find(' ')); };
+  if (!firstRaceReport(r.launch.load(std::memory_order_relaxed), line(here), line(there)))
+    return;
+  Report msg;
+  msg.kernel(r.kernelName) << ": " << (k.warning ? "warning: " : "") << "data race on "
+                           << (local ? "__local" : "__global") << " memory in ";
+  msg.group(ctx) << ": ";
+  msg.item(x, y, z) << ((how & FCL_RACE_WRITE) ? " writes " : " reads ") << bytes << " bytes at ";
+  if (local)
+    msg << "__local byte " << address - ctx->local_mem;
+  else
+    msg.hex(uintptr_t(address));
+  msg << ((how & FCL_RACE_ATOMIC) ? " atomically" : "") << " that ";
+  if (k.with == kSeveral) {
+    msg << "several other work-items ";
+  } else {
+    uint32_t lx = uint32_t(ctx->local_size[0]), ly = uint32_t(ctx->local_size[1]);
+    msg.item(k.with % lx, k.with / lx % ly, k.with / lx / ly) << " ";
+  }
+  msg << k.what;
+  if (byte != address)
+    msg << " (byte " << byte - address << " of the access)";
+  msg << " since the group's last barrier"
+      << (k.sameValue ? ": the same value; a benign race on this CPU, not on every GPU" : "")
+      << (k.staleRead ? ": a plain read may see a stale or torn value (atomic_load would not)" : "")
+      << "\n";
+  if (!here.empty())
+    msg << "  at " << here << "\n";
+  if (!there.empty())
+    msg << "  the other access: " << there << "\n";
+  bool fails = !k.warning && !r.checkContinue;
+  if (fails)
+    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
+  msg.emit();
+  try {
+    JsonReport json("check");
+    json.field("kernel", r.kernelName)
+        .field("check", k.sameValue   ? "race-same-value"
+                        : k.staleRead ? "race-plain-read-of-atomic"
+                                      : "race");
+    json.field("memory", local ? "local" : "global").field("at", here).field("other", there);
+    json.number("site", site).number("other_site", k.site).number("bytes", int64_t(bytes));
+    json.ids("item", x, y, z).ids("group", ctx->group_id[0], ctx->group_id[1], ctx->group_id[2]);
+    json.flag("continued", !fails).append();
+  } catch (...) {
+  }
+  if (fails)
+    abortGroup(r);
+}
+
+} // namespace
+
+} // namespace fibercl::exec
+
+extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_u64 address,
+                                          fcl_u64 bytes, fcl_u32 how, fcl_u64 value, fcl_u32 x,
+                                          fcl_u32 y, fcl_u32 z) noexcept {
+  using namespace fibercl::exec;
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  Conflict found;
+  uint64_t at = 0;
+  try {
+    if (!g.races)
+      g.races = std::make_shared<RaceShadow>();
+    RaceShadow &s = *g.races;
+    uint64_t lx = ctx->local_size[0], ly = ctx->local_size[1];
+    if (s.epoch != g.barrierEpoch) // a barrier (or a new group) since the last access
+      s.startRound(g.barrierEpoch, uint32_t(lx * ly * ctx->local_size[2]));
+    uint64_t linear = x + lx * (y + ly * uint64_t(z));
+    if (linear >= s.lastAcquire.size()) // not a work-item of the group: nothing to record
+      return;
+    uint16_t item = uint16_t(linear);
+    ++s.clock;
+    if (how & FCL_RACE_ACQUIRE)
+      s.lastAcquire[item] = s.clock;
+    bool valueKnown = how & FCL_RACE_VALUE;
+    for (uint64_t b = 0; b < bytes; ++b) {
+      Conflict k = touch(s, s.cells[address + b], item, how, site, valueKnown && b < 8,
+                         uint8_t(value >> (8 * (b & 7))));
+      // The first conflict, unless a later byte makes it a failure.
+      if (k.what && (!found.what || (found.warning && !k.warning))) {
+        found = k;
+        at = address + b;
+      }
+    }
+    if (how & FCL_RACE_RELEASE) // orders what the work-item did before, not this access
+      s.releases[item].push_back(++s.clock);
+  } catch (...) { // no memory for the record: the check is lost, the kernel goes on
+    return;
+  }
+  if (found.what)
+    reportRace(ctx, g, site, address, at, bytes, how, x, y, z, found);
+}
+
+extern "C" void __fibercl_host_check_race_round(fcl_group_ctx *ctx) noexcept {
+  ++reinterpret_cast<fibercl::exec::GroupState *>(ctx->runtime)->barrierEpoch;
+}
