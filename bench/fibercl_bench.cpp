@@ -887,13 +887,17 @@ struct Wanted {
 
 } // namespace
 
-// FiberCL's checked mode (FIBERCL_CHECK=bounds, README): the same kernels, built with the
-// bounds checks, on a Target of their own (its programs are other builds), so that the
+// FiberCL's checked mode (FIBERCL_CHECK, README): the same kernels, built with one
+// check, on a Target of their own (its programs are other builds), so that the
 // overhead is a ratio to the unchecked rows of the same run. PoCL has no such mode.
-template <void (*Bench)(benchmark::State &, Target *)>
-void BM_CheckedBounds(benchmark::State &state, Target *t) {
+enum class Check { Bounds, Uninit, Races };
+template <void (*Bench)(benchmark::State &, Target *), Check which>
+void BM_Checked(benchmark::State &state, Target *t) {
+  static const char *const kWords[] = {"bounds", "uninit", "races"};
+  const char *word = kWords[int(which)];
   if (t->label != "FiberCL") {
-    state.SkipWithError("FiberCL's checked mode (FIBERCL_CHECK=bounds)");
+    state.SkipWithError(
+        (std::string("FiberCL's checked mode (FIBERCL_CHECK=") + word + ")").c_str());
     return;
   }
   static std::map<Target *, std::unique_ptr<Target>> checked;
@@ -908,7 +912,7 @@ void BM_CheckedBounds(benchmark::State &state, Target *t) {
   // Read when a program is built (and is part of the build cache's key).
   const char *was = std::getenv("FIBERCL_CHECK");
   std::string before = was ? was : "";
-  setenv("FIBERCL_CHECK", "bounds", 1);
+  setenv("FIBERCL_CHECK", word, 1);
   Bench(state, c.get());
   if (was)
     setenv("FIBERCL_CHECK", before.c_str(), 1);
@@ -964,10 +968,15 @@ int main(int argc, char **argv) {
       {"histogram_4M_256bins", BM_Histogram},
       {"image_resample_2048x2048_rgba8", BM_ImageResample},
       {"empty_kernel_latency", BM_EmptyKernelLatency},
-      {"checked_bounds_vecadd_16M", BM_CheckedBounds<BM_VecAdd>},
-      {"checked_bounds_saxpy_16M", BM_CheckedBounds<BM_Saxpy>},
-      {"checked_bounds_reduction_16M_local256", BM_CheckedBounds<BM_Reduction>},
-      {"checked_bounds_stencil_2048x2048_tile16", BM_CheckedBounds<BM_Stencil>},
+      {"checked_bounds_vecadd_16M", BM_Checked<BM_VecAdd, Check::Bounds>},
+      {"checked_bounds_saxpy_16M", BM_Checked<BM_Saxpy, Check::Bounds>},
+      {"checked_bounds_reduction_16M_local256", BM_Checked<BM_Reduction, Check::Bounds>},
+      {"checked_bounds_stencil_2048x2048_tile16", BM_Checked<BM_Stencil, Check::Bounds>},
+      {"checked_uninit_reduction_16M_local256", BM_Checked<BM_Reduction, Check::Uninit>},
+      {"checked_uninit_stencil_2048x2048_tile16", BM_Checked<BM_Stencil, Check::Uninit>},
+      {"checked_races_vecadd_16M", BM_Checked<BM_VecAdd, Check::Races>},
+      {"checked_races_reduction_16M_local256", BM_Checked<BM_Reduction, Check::Races>},
+      {"checked_races_stencil_2048x2048_tile16", BM_Checked<BM_Stencil, Check::Races>},
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},
   };

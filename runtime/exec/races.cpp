@@ -20,7 +20,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/exec/check_reports.hpp"
@@ -42,7 +41,63 @@ struct RaceCell {
   uint8_t value = 0; // what `writer` wrote, if `valueKnown`
   bool valueKnown = false;
   uint32_t writerSite = 0, readerSite = 0, atomicSite = 0;
-  uint64_t writerTime = 0, readerTime = 0, atomicTime = 0;
+  uint32_t writerTime = 0, readerTime = 0, atomicTime = 0;
+};
+
+// The cells of one aligned 4-byte word, valid in round `epoch` only: a table of them
+// needs no clearing when a round ends.
+struct RaceWord {
+  uint64_t address = 0;
+  uint64_t epoch = ~uint64_t(0);
+  RaceCell bytes[4];
+};
+
+// An open-addressing table of the round's words (linear probing). A slot of an older
+// round is free: within a round slots are only ever taken, so a word's probe sequence
+// never passes a free slot before reaching it.
+class RaceWords {
+public:
+  // The cells of the aligned word holding `address`, in round `epoch` (valid until the
+  // next call).
+  RaceCell *word(uint64_t address, uint64_t epoch) {
+    if (2 * (used_ + 1) > slots_.size() || usedEpoch_ != epoch)
+      prepare(epoch);
+    uint64_t word = address & ~uint64_t(3);
+    RaceWord &w = find(slots_, word, epoch);
+    if (w.epoch != epoch) {
+      w = RaceWord();
+      w.address = word;
+      w.epoch = epoch;
+      ++used_;
+    }
+    return w.bytes;
+  }
+
+private:
+  static RaceWord &find(std::vector<RaceWord> &in, uint64_t word, uint64_t epoch) {
+    size_t mask = in.size() - 1;
+    for (size_t i = (word >> 2) * 0x9E3779B97F4A7C15ull >> 20 & mask;; i = (i + 1) & mask)
+      if (in[i].epoch != epoch || in[i].address == word)
+        return in[i];
+  }
+  // A new round starts empty; a full table doubles, keeping the round's words.
+  void prepare(uint64_t epoch) {
+    if (usedEpoch_ != epoch) {
+      usedEpoch_ = epoch;
+      used_ = 0;
+      if (!slots_.empty())
+        return;
+    }
+    std::vector<RaceWord> bigger(slots_.empty() ? 4096 : 2 * slots_.size());
+    for (RaceWord &w : slots_)
+      if (w.epoch == epoch)
+        find(bigger, w.address, epoch) = w;
+    slots_.swap(bigger);
+  }
+
+  std::vector<RaceWord> slots_;
+  uint64_t usedEpoch_ = ~uint64_t(0);
+  size_t used_ = 0;
 };
 
 struct Conflict {
@@ -64,29 +119,29 @@ struct Conflict {
 // atomics prevent.
 struct RaceShadow {
   uint64_t epoch = ~uint64_t(0);
-  uint64_t clock = 0;
-  std::unordered_map<uint64_t, RaceCell> cells;
-  std::vector<std::vector<uint64_t>> releases; // per work-item, in time order
-  std::vector<uint64_t> lastAcquire;           // per work-item
+  uint32_t clock = 0; // accesses of the round so far
+  RaceWords cells;
+  std::vector<std::vector<uint32_t>> releases; // per work-item, in time order
+  std::vector<uint32_t> lastAcquire;           // per work-item
 
   void startRound(uint64_t e, uint32_t items) {
     epoch = e;
-    cells.clear();
+    clock = 0;
     releases.resize(items);
     for (auto &r : releases)
       r.clear();
     lastAcquire.assign(items, 0);
   }
   // Whether work-item u's access at `time` is ordered before what t does now.
-  bool ordered(uint16_t u, uint64_t time, uint16_t t) const {
+  bool ordered(uint16_t u, uint32_t time, uint16_t t) const {
     if (u >= releases.size() || t >= lastAcquire.size())
       return false;
-    const std::vector<uint64_t> &r = releases[u];
+    const std::vector<uint32_t> &r = releases[u];
     auto after = std::upper_bound(r.begin(), r.end(), time);
     return after != r.end() && lastAcquire[t] > *after;
   }
   // A conflicting earlier access by `who` (kSeveral: more than one work-item).
-  bool conflicts(uint16_t who, uint64_t time, uint16_t t) const {
+  bool conflicts(uint16_t who, uint32_t time, uint16_t t) const {
     return who != kNobody && who != t && (who == kSeveral || !ordered(who, time, t));
   }
 };
@@ -98,7 +153,7 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
                uint8_t value) {
   Conflict k;
   bool writes = how & FCL_RACE_WRITE, atomic = how & FCL_RACE_ATOMIC;
-  uint64_t now = s.clock;
+  uint32_t now = s.clock;
   if (s.conflicts(c.writer, c.writerTime, t)) {
     k = {"wrote", c.writer, c.writerSite};
     k.sameValue = writes && !atomic && valueKnown && c.valueKnown && c.value == value;
@@ -231,13 +286,17 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
     if (how & FCL_RACE_ACQUIRE)
       s.lastAcquire[item] = s.clock;
     bool valueKnown = how & FCL_RACE_VALUE;
+    RaceCell *cells = nullptr;
     for (uint64_t b = 0; b < bytes; ++b) {
-      Conflict k = touch(s, s.cells[address + b], item, how, site, valueKnown && b < 8,
+      uint64_t byte = address + b;
+      if (!cells || (byte & 3) == 0)
+        cells = s.cells.word(byte, s.epoch);
+      Conflict k = touch(s, cells[byte & 3], item, how, site, valueKnown && b < 8,
                          uint8_t(value >> (8 * (b & 7))));
       // The first conflict, unless a later byte makes it a failure.
       if (k.what && (!found.what || (found.warning && !k.warning))) {
         found = k;
-        at = address + b;
+        at = byte;
       }
     }
     if (how & FCL_RACE_RELEASE) // orders what the work-item did before, not this access

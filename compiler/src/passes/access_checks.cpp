@@ -410,8 +410,8 @@ unsigned BodyChecks::run() {
     std::vector<llvm::FenceInst *> fences;
     for (llvm::BasicBlock &bb : body_)
       for (llvm::Instruction &i : bb)
-        if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&i))
-          fences.push_back(fence);
+        if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(&i); fence && !isBarrierFence(*fence))
+          fences.push_back(fence); // (a barrier's own fences: the barrier ends the round)
     for (llvm::FenceInst *fence : fences)
       checkFence(*fence);
   }
