@@ -88,7 +88,7 @@ private:
       if (!slots_.empty())
         return;
     }
-    std::vector<RaceWord> bigger(slots_.empty() ? 4096 : 2 * slots_.size());
+    std::vector<RaceWord> bigger(slots_.empty() ? 256 : 2 * slots_.size());
     for (RaceWord &w : slots_)
       if (w.epoch == epoch)
         find(bigger, w.address, epoch) = w;

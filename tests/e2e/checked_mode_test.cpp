@@ -362,7 +362,7 @@ TEST_F(Checked, AWaitOnAPlainLoadIsStillReportedNotHung) {
   while (flag[0] == 0) {}
   out[get_global_id(0)] = 1;
 })CLC",
-                    "wait_plain", "bounds,uninit");
+                    "wait_plain", "all");
   cl_mem flag = bufferFrom(std::vector<cl_int>{0}), out = buffer(16 * sizeof(cl_int));
   setArgs(k, flag, out);
   Outcome o = launch(k, 16, 4, false);

@@ -114,14 +114,18 @@ std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
   return std::nullopt;
 }
 
-// A report function: it touches only the runtime's own memory (never the kernel's), so
-// a check inside a loop does not keep LLVM from hoisting the loop's loads -- a wait on
-// a plain load must still become the endless loop EndlessLoopsPass reports.
+// A report function: it touches only the runtime's own memory (never the kernel's) and
+// returns, so a check inside a loop does not keep LLVM from hoisting the loop's loads
+// -- a wait on a plain load must still become the endless loop EndlessLoopsPass
+// reports.
 llvm::FunctionCallee reportFunction(llvm::Module &m, HostFunction which) {
   llvm::FunctionCallee f = declareHostFunction(m, which);
   if (auto *decl = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
     decl->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
     decl->setDoesNotThrow();
+    // (A failed check that abandons the group does not return; LLVM may then have read
+    // ahead what the kernel would have read next: nothing it can see.)
+    decl->setWillReturn();
   }
   return f;
 }
