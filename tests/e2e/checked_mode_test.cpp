@@ -146,7 +146,7 @@ TEST_F(Checked, ReadPastALocalArray) {
   cl_mem out = buffer(64 * sizeof(cl_int));
   setArgs(k, out);
   Outcome o = launch(k, 64, 16, false);
-  expectOneReport(o, 6, "read of __local variable", {"'shift.t' (64 bytes)", "work-item (15,0,0)"});
+  expectOneReport(o, 6, "read of __local variable", {"'t' (64 bytes)", "work-item (15,0,0)"});
   EXPECT_LT(o.status, 0);
 }
 
@@ -180,7 +180,7 @@ TEST_F(Checked, ReadPastAPrivateArray) {
   setArgs(k, out, cl_int(4));
   Outcome o = launch(k, 8, 8, true);
   expectOneReport(o, 5, "read of private variable",
-                  {"(16 bytes)", "byte offset 16 (element 4)", "work-item (4,0,0)"});
+                  {"'a' (16 bytes)", "byte offset 16 (element 4)", "work-item (4,0,0)"});
 }
 
 // A __constant table read past its end.
@@ -292,7 +292,7 @@ TEST_F(Checked, ReadOfLocalMemoryNobodyWrote) {
   for (bool goOn : {false, true}) {
     SCOPED_TRACE(goOn ? "FIBERCL_CHECK_CONTINUE=1" : "the command fails");
     Outcome o = launch(k, 128, 64, goOn);
-    expectOneReport(o, 6, "read of __local variable 'mirror.t' (256 bytes)",
+    expectOneReport(o, 6, "read of __local variable 't' (256 bytes)",
                     {"no work-item of the group wrote in this launch: 4 bytes at byte offset 252 "
                      "(element 63)",
                      // Both groups read it; the first to get there is reported.

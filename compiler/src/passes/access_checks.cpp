@@ -68,6 +68,27 @@ std::string quoted(llvm::StringRef name) {
   return name.empty() ? std::string() : " '" + name.str() + "'";
 }
 
+// The source name of an IR name: Clang names a function's __local variable "f.t" (and
+// a second one "f.t.1"), and inlining renames a private variable "a" to "a.i" or
+// "a.i12". Source identifiers have no dots.
+std::string sourceName(llvm::StringRef ir, bool functionPrefix) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  ir.split(parts, '.');
+  size_t first = functionPrefix && parts.size() > 1 ? 1 : 0;
+  size_t last = parts.size();
+  auto generated = [](llvm::StringRef p) { // "", "1", "i", "i12"
+    if (p.starts_with("i"))
+      p = p.drop_front();
+    return p.find_first_not_of("0123456789") == llvm::StringRef::npos;
+  };
+  while (last > first + 1 && generated(parts[last - 1]))
+    --last;
+  std::string name;
+  for (size_t i = first; i < last; ++i)
+    name += (i > first ? "." : "") + parts[i].str();
+  return name;
+}
+
 std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
   const llvm::DataLayout &dl = body.getParent()->getDataLayout();
   llvm::SmallVector<const llvm::Value *, 4> objects;
@@ -99,7 +120,8 @@ std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
     obj.what = std::string(as == kLocalAddressSpace      ? "__local variable"
                            : as == kConstantAddressSpace ? "__constant variable"
                                                          : "program-scope variable") +
-               quoted(gv->getName()) + " (" + std::to_string(obj.bytes) + " bytes)";
+               quoted(sourceName(gv->getName(), as == kLocalAddressSpace)) + " (" +
+               std::to_string(obj.bytes) + " bytes)";
     return obj;
   }
   if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(o)) {
@@ -107,8 +129,8 @@ std::optional<Object> objectOf(llvm::Value *pointer, llvm::Function &body) {
     if (!size || size->isScalable())
       return std::nullopt;
     obj.bytes = size->getFixedValue();
-    obj.what = "private variable" + quoted(alloca->getName()) + " (" + std::to_string(obj.bytes) +
-               " bytes)";
+    obj.what = "private variable" + quoted(sourceName(alloca->getName(), false)) + " (" +
+               std::to_string(obj.bytes) + " bytes)";
     return obj;
   }
   return std::nullopt;
