@@ -42,6 +42,36 @@ namespace {
   continueDivergence(g, site);
 }
 
+// Work-item g.cur reached the round's barrier with other fence flags than work-item 0
+// (OpenCL: every work-item of the group must give the same).
+[[noreturn, gnu::cold, gnu::noinline]] void fenceFlagsDiffer(GroupState &g, uint32_t site,
+                                                             uint32_t flags) noexcept {
+  uint32_t x, y, z;
+  localIdOf(g, g.cur, x, y, z);
+  auto name = [](uint32_t f) {
+    return f == 0   ? "0"
+           : f == 1 ? "CLK_LOCAL_MEM_FENCE"
+           : f == 2 ? "CLK_GLOBAL_MEM_FENCE"
+           : f == 3 ? "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE"
+                    : "other flags";
+  };
+  Report msg;
+  msg.kernel(g.runner->kernelName) << ": barrier divergence in ";
+  msg.group(g.ctx) << ": ";
+  msg.item(x, y, z) << " reached barrier #" << site << " with fence flags " << name(flags) << " ("
+                    << flags << ") but work-item (0,0,0) with " << name(g.roundFlags) << " ("
+                    << g.roundFlags << ")\n";
+  const auto *describe = g.runner->describeSite;
+  if (describe && *describe) {
+    try {
+      msg << "  barrier #" << site << " is at " << (*describe)(site) << "\n";
+    } catch (...) {
+    }
+  }
+  msg.emit();
+  abortGroup(*g.runner);
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void outOfStacks(GroupState &g) noexcept {
   Report msg;
   msg.kernel(g.runner->kernelName) << ": cannot allocate work-item stacks for ";
@@ -469,8 +499,11 @@ extern "C" void __fibercl_host_barrier(fcl_group_ctx *ctx, fcl_u32 site, fcl_u32
     if (__builtin_expect(!g.fiberMode, 0))
       fibercl::exec::enterFiberMode(g);
     g.roundSite = site;
+    g.roundFlags = flags;
   } else if (__builtin_expect(g.roundSite != int64_t(site), 0)) {
     fibercl::exec::diverge(g, site);
+  } else if (__builtin_expect(g.roundFlags != flags, 0)) {
+    fibercl::exec::fenceFlagsDiffer(g, site, flags);
   }
   if (cur + 1 == n) {
     ++g.barrierEpoch; // the round is complete

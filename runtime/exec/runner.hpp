@@ -56,6 +56,7 @@ struct GroupState {
   uint32_t cur = 0; // linear local id of the running work-item
   bool fiberMode = false;
   int64_t roundSite = kSequential;
+  uint32_t roundFlags = 0; // the fence flags work-item 0 gave the round's barrier
   // Counts the group's starts and barrier rounds (every one a new "since the last
   // barrier" for FIBERCL_CHECK=races); `races` is that check's record of the
   // current round's accesses (races.cpp), made at its first use.

@@ -553,4 +553,34 @@ TEST_F(Checked, OrderedOrAtomicAccessesAreNotRaces) {
   EXPECT_EQ(read<cl_int>(count, 1)[0], 16);
 }
 
+// divergence: one barrier, reached by every work-item, with fence flags that differ
+// between them; fence flags the same for all (from an argument) are fine.
+TEST_F(Checked, BarrierWithDifferentFenceFlags) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void flags(__global int* out, __local int* t, uint f) {
+  int l = (int)get_local_id(0);
+  t[l] = l;
+  barrier(f ? f : (l < 4 ? CLK_LOCAL_MEM_FENCE : CLK_GLOBAL_MEM_FENCE));
+  out[get_global_id(0)] = t[(l + 1) % 8];
+})CLC",
+                              "flags", "divergence");
+  cl_mem out = buffer(16 * sizeof(cl_int));
+  setArgs(k, out, Local{8 * sizeof(cl_int)}, cl_uint(0));
+  Outcome o = launch(k, 16, 8, false);
+  EXPECT_NE(o.status, CL_COMPLETE);
+  EXPECT_NE(o.report.find("work-item (4,0,0) reached barrier #1 with fence flags "
+                          "CLK_GLOBAL_MEM_FENCE (2) but work-item (0,0,0) with "
+                          "CLK_LOCAL_MEM_FENCE (1)"),
+            std::string::npos)
+      << o.report;
+  EXPECT_NE(o.report.find("is at <source>:4 (barrier)"), std::string::npos) << o.report;
+  setArgs(k, out, Local{8 * sizeof(cl_int)},
+          cl_uint(3) /* CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE */);
+  o = launch(k, 16, 8, false);
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  std::vector<cl_int> got = read<cl_int>(out, 16);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(got[i], (i % 8 + 1) % 8) << i;
+}
+
 } // namespace

@@ -702,6 +702,15 @@ bool Splitter::run(std::string &why) {
 } // namespace
 
 std::optional<RegionPlan> planBarrierRegions(llvm::Function &body, std::string &why) {
+  // Regions drop a barrier's fence flags: flags computed at run time keep the fibers,
+  // which check that every work-item gives the same.
+  for (llvm::BasicBlock &bb : body)
+    for (llvm::Instruction &i : bb)
+      if (isHostBarrier(&i) &&
+          !llvm::isa<llvm::Constant>(llvm::cast<llvm::CallInst>(i).getArgOperand(2))) {
+        why = "a barrier's fence flags are computed at run time (the fibers check them)";
+        return std::nullopt;
+      }
   RegionPlan plan;
   Splitter splitter(body, plan);
   if (!splitter.run(why))
