@@ -583,4 +583,28 @@ TEST_F(Checked, BarrierWithDifferentFenceFlags) {
     EXPECT_EQ(got[i], (i % 8 + 1) % 8) << i;
 }
 
+// uninit: a write through a pointer that may point into either of two __local arrays
+// (or a generic one) marks what it wrote; reading it back is no report.
+TEST_F(Checked, WritesThroughAnyPointerMarkLocalMemoryWritten) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void pick(__global int* out, int which) {
+  __local int a[16], b[16];
+  int l = (int)get_local_id(0);
+  __local int *p = which ? a : b;
+  p[l] = l;
+  int *q = (int *)(which ? b : a);
+  q[l] = 2 * l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = a[15 - l] + b[l];
+})CLC",
+                              "pick", "uninit");
+  cl_mem out = buffer(16 * sizeof(cl_int));
+  setArgs(k, out, cl_int(1));
+  Outcome o = launch(k, 16, 16, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, 16);
+  for (int l = 0; l < 16; ++l)
+    EXPECT_EQ(got[l], (15 - l) + 2 * l) << l;
+}
+
 } // namespace

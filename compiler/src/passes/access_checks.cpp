@@ -222,7 +222,9 @@ private:
   llvm::Value *inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o, llvm::Value *off,
                         llvm::Value *&start, llvm::Value *&size);
   void check(const Access &a, const Object &o);
-  void checkWritten(const Access &a, const Object &o);
+  void checkWritten(const Access &a, const Object *o);
+  void markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes);
+  void markGenericWrite(const Access &a);
   void checkRace(const Access &a, const Object *o);
   void checkFence(llvm::FenceInst &fence);
 
@@ -232,6 +234,7 @@ private:
   const std::set<unsigned> &builtinsArgs_; // pipes and images
   llvm::Value *table_ = nullptr;           // ctx->checks, loaded at the body's entry
   llvm::Value *shadow_ = nullptr;          // ctx->local_shadow, likewise
+  llvm::Value *localMem_ = nullptr;        // ctx->local_mem, likewise
 };
 
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
@@ -305,14 +308,18 @@ void BodyChecks::check(const Access &a, const Object &o) {
 
 // uninit: a read of a __local object checks that its bytes were written; a write marks
 // them. Only accesses of up to 16 bytes are read-checked (memcpy from __local is not).
-void BodyChecks::checkWritten(const Access &a, const Object &o) {
+void BodyChecks::checkWritten(const Access &a, const Object *o) {
   unsigned as = a.pointer->getType()->getPointerAddressSpace();
+  if (as == kGenericAddressSpace && a.writes)
+    return markGenericWrite(a);
   if (as != kLocalAddressSpace)
     return;
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(a.bytes);
   llvm::IRBuilder<> b(a.inst);
   llvm::Value *shadow = b.CreateGEP(b.getInt8Ty(), a.pointer, shadow_, "shadow");
-  if (a.reads && constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
+  // Reads are checked when the object is known (the report names it); every write
+  // marks what it wrote, whatever its pointer came from.
+  if (o && a.reads && constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
     llvm::Value *seen = b.CreateLoad(bits, shadow, "shadow.seen");
     llvm::Value *ok = b.CreateICmpEQ(seen, llvm::Constant::getAllOnesValue(bits), "written");
@@ -321,10 +328,10 @@ void BodyChecks::checkWritten(const Access &a, const Object &o) {
         llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
     llvm::IRBuilder<> r(report);
     r.SetCurrentDebugLocation(a.inst->getDebugLoc());
-    uint32_t site = sites_.addCheck(body_, a.inst, SiteInfo::Kind::UninitRead, o.what, o.bytes);
+    uint32_t site = sites_.addCheck(body_, a.inst, SiteInfo::Kind::UninitRead, o->what, o->bytes);
     unsigned n = body_.arg_size() - 4;
     llvm::Value *off = r.CreateSub(r.CreatePtrToInt(a.pointer, r.getInt64Ty()),
-                                   r.CreatePtrToInt(o.start, r.getInt64Ty()));
+                                   r.CreatePtrToInt(o->start, r.getInt64Ty()));
     r.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
                  {body_.getArg(n), r.getInt32(site), off, a.bytes, body_.getArg(n + 1),
                   body_.getArg(n + 2), body_.getArg(n + 3)});
@@ -332,12 +339,30 @@ void BodyChecks::checkWritten(const Access &a, const Object &o) {
   if (!a.writes)
     return;
   b.SetInsertPoint(a.inst->getNextNode());
+  markShadow(b, shadow, a.bytes);
+}
+
+void BodyChecks::markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes) {
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(bytes);
   if (constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
     b.CreateStore(llvm::Constant::getAllOnesValue(bits), shadow);
   } else {
-    b.CreateMemSet(shadow, b.getInt8(0xFF), a.bytes, llvm::MaybeAlign(1));
+    b.CreateMemSet(shadow, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
   }
+}
+
+// A write through a generic pointer marks the shadow when it lands in the group's
+// __local block (its offset from ctx->local_mem below the shadow's distance, which is
+// the block's size).
+void BodyChecks::markGenericWrite(const Access &a) {
+  llvm::Instruction *after = a.inst->getNextNode();
+  llvm::IRBuilder<> b(after);
+  llvm::Value *off = b.CreateSub(b.CreatePtrToInt(a.pointer, b.getInt64Ty()), localMem_);
+  llvm::Value *inBlock = b.CreateICmpULT(off, shadow_);
+  llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(inBlock, after, false);
+  b.SetInsertPoint(then);
+  markShadow(b, b.CreateGEP(b.getInt8Ty(), a.pointer, shadow_, "shadow"), a.bytes);
 }
 
 // races: the access's address, size and kind go to the runtime first (a store's value
@@ -409,6 +434,9 @@ unsigned BodyChecks::run() {
         b.getInt64Ty(),
         b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_shadow)),
         "local.shadow");
+    localMem_ = b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_mem)), "local.mem");
   }
   unsigned unchecked = 0;
   std::vector<std::pair<const Access *, Object>> checked;
@@ -427,8 +455,8 @@ unsigned BodyChecks::run() {
     for (auto &[a, o] : checked)
       check(*a, o);
   if (uninit_)
-    for (auto &[a, o] : checked)
-      checkWritten(*a, o);
+    for (auto &[a, o] : raced)
+      checkWritten(*a, o ? &*o : nullptr);
   // Last, so that an access the bounds skip is not raced either.
   if (races_) {
     for (auto &[a, o] : raced)
