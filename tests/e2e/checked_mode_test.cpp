@@ -607,4 +607,32 @@ TEST_F(Checked, WritesThroughAnyPointerMarkLocalMemoryWritten) {
     EXPECT_EQ(got[l], (15 - l) + 2 * l) << l;
 }
 
+// uninit: `v[i].x = a` is a read of v[i], an insert and a store back in Clang's code;
+// it is a write of the component, not a read of the vector (with the bounds checks
+// too, which put the read behind a branch): a vector written a
+// component at a time reports nothing. One component never written is still reported.
+TEST_F(Checked, VectorComponentsWrittenOneByOne) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void parts(__global float* out, int both) {
+  __local float2 v[16];
+  int l = (int)get_local_id(0);
+  v[l].x = (float)l;
+  if (both) v[l].y = 2.0f * l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = v[15 - l].x + v[15 - l].y;
+})CLC",
+                              "parts", "bounds,uninit");
+  cl_mem out = buffer(16 * sizeof(cl_float));
+  setArgs(k, out, cl_int(1));
+  Outcome o = launch(k, 16, 16, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_float> got = read<cl_float>(out, 16);
+  for (int l = 0; l < 16; ++l)
+    EXPECT_EQ(got[l], 3.0f * (15 - l)) << l;
+  setArgs(k, out, cl_int(0));
+  o = launch(k, 16, 16, true);
+  expectOneReport(o, 7, "read of __local variable 'v' (128 bytes)",
+                  {"no work-item of the group wrote"});
+}
+
 } // namespace

@@ -42,6 +42,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -179,6 +180,50 @@ uint32_t orderingBits(const llvm::Instruction *i) {
          (llvm::isReleaseOrStronger(o) ? FCL_RACE_RELEASE : 0);
 }
 
+// Clang stores a vector's component (`v[i].x = a`) as a load of the whole vector,
+// insertelements and a store of it back (a second component's store may reuse the
+// first's value). Whether `load` is only that: every use an insertelement into it or a
+// store of it back to where it was loaded from.
+bool onlyRewritten(const llvm::LoadInst *load) {
+  if (!llvm::isa<llvm::FixedVectorType>(load->getType()))
+    return false;
+  std::vector<const llvm::Value *> work{load};
+  while (!work.empty()) {
+    const llvm::Value *v = work.back();
+    work.pop_back();
+    for (const llvm::User *user : v->users()) {
+      if (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(user);
+          insert && insert->getOperand(0) == v &&
+          llvm::isa<llvm::ConstantInt>(insert->getOperand(2))) {
+        work.push_back(insert);
+        continue;
+      }
+      auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+      if (!store || store->getValueOperand() != v ||
+          store->getPointerOperand() != load->getPointerOperand())
+        return false;
+    }
+  }
+  return true;
+}
+
+// For a store of such a read-modify-write: the bytes it changes (element offset and
+// size), true; else false.
+bool componentLanes(const llvm::StoreInst *store, const llvm::DataLayout &dl,
+                    std::vector<std::pair<uint64_t, uint64_t>> &lanes) {
+  lanes.clear();
+  const llvm::Value *v = store->getValueOperand();
+  while (auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
+    uint64_t element = dl.getTypeStoreSize(insert->getType()->getElementType());
+    lanes.emplace_back(
+        llvm::cast<llvm::ConstantInt>(insert->getOperand(2))->getZExtValue() * element, element);
+    v = insert->getOperand(0);
+  }
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(v);
+  return load && !lanes.empty() && load->getPointerOperand() == store->getPointerOperand() &&
+         onlyRewritten(load);
+}
+
 struct Access {
   llvm::Instruction *inst;
   llvm::Value *pointer;
@@ -232,9 +277,12 @@ private:
   SiteTable &sites_;
   bool bounds_, uninit_, races_;
   const std::set<unsigned> &builtinsArgs_; // pipes and images
-  llvm::Value *table_ = nullptr;           // ctx->checks, loaded at the body's entry
-  llvm::Value *shadow_ = nullptr;          // ctx->local_shadow, likewise
-  llvm::Value *localMem_ = nullptr;        // ctx->local_mem, likewise
+  // uninit: vector components' read-modify-writes (onlyRewritten, componentLanes).
+  std::set<const llvm::Instruction *> componentLoads_;
+  std::map<const llvm::Instruction *, std::vector<std::pair<uint64_t, uint64_t>>> componentStores_;
+  llvm::Value *table_ = nullptr;    // ctx->checks, loaded at the body's entry
+  llvm::Value *shadow_ = nullptr;   // ctx->local_shadow, likewise
+  llvm::Value *localMem_ = nullptr; // ctx->local_mem, likewise
 };
 
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
@@ -318,8 +366,14 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
   llvm::IRBuilder<> b(a.inst);
   llvm::Value *shadow = b.CreateGEP(b.getInt8Ty(), a.pointer, shadow_, "shadow");
   // Reads are checked when the object is known (the report names it); every write
-  // marks what it wrote, whatever its pointer came from.
-  if (o && a.reads && constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
+  // marks what it wrote, whatever its pointer came from. A vector component's store
+  // reads the vector only to write it back: not a read, and only the component is
+  // written.
+  const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
+  bool componentLoad = load && componentLoads_.count(load);
+  if (o && a.reads && !componentLoad && constant && constant->getZExtValue() <= 16 &&
+      constant->getZExtValue() > 0) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
     llvm::Value *seen = b.CreateLoad(bits, shadow, "shadow.seen");
     llvm::Value *ok = b.CreateICmpEQ(seen, llvm::Constant::getAllOnesValue(bits), "written");
@@ -339,6 +393,11 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
   if (!a.writes)
     return;
   b.SetInsertPoint(a.inst->getNextNode());
+  if (auto lanes = componentStores_.find(a.inst); lanes != componentStores_.end()) {
+    for (auto [at, bytes] : lanes->second)
+      markShadow(b, b.CreateConstGEP1_64(b.getInt8Ty(), shadow, at), b.getInt64(bytes));
+    return;
+  }
   markShadow(b, shadow, a.bytes);
 }
 
@@ -450,6 +509,17 @@ unsigned BodyChecks::run() {
     if (!o || !o->runtime)
       raced.emplace_back(&a, o);
   }
+  // Vector components' read-modify-writes, seen before the bounds checks put their
+  // loads behind a branch.
+  if (uninit_)
+    for (const Access &a : accesses) {
+      std::vector<std::pair<uint64_t, uint64_t>> lanes;
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(a.inst); load && onlyRewritten(load))
+        componentLoads_.insert(load);
+      else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(a.inst);
+               store && componentLanes(store, dl, lanes))
+        componentStores_[store] = lanes;
+    }
   // Bounds first: an access that fails them is skipped, and so is its shadow.
   if (bounds_)
     for (auto &[a, o] : checked)
