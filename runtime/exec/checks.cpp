@@ -28,6 +28,17 @@ bool firstTime(uint64_t launch, uint64_t what) noexcept {
 
 bool firstCheckReport(uint64_t launch, uint32_t site) noexcept { return firstTime(launch, site); }
 
+std::string siteText(const Runner &r, uint32_t site) noexcept {
+  const auto *describe = r.describeSite;
+  if (describe && *describe) {
+    try {
+      return (*describe)(site);
+    } catch (...) {
+    }
+  }
+  return std::string();
+}
+
 bool firstRaceReport(uint64_t launch, const std::string &a, const std::string &b) noexcept {
   try {
     const std::string pair = a < b ? a + "|" + b : b + "|" + a;
@@ -59,15 +70,9 @@ static void failed(fcl_group_ctx *ctx, uint32_t site, const char *kind, const ch
     msg << ", by ";
     msg.item(x, y, z) << " in ";
     msg.group(ctx) << "\n";
-    std::string where;
-    const auto *describe = r.describeSite;
-    if (describe && *describe) {
-      try {
-        where = (*describe)(site);
-        msg << "  at " << where << "\n";
-      } catch (...) {
-      }
-    }
+    std::string where = siteText(r, site);
+    if (!where.empty())
+      msg << "  at " << where << "\n";
     try {
       JsonReport json("check");
       json.field("kernel", r.kernelName).field("check", kind).field("what", what);

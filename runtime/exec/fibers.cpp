@@ -61,13 +61,9 @@ namespace {
   msg.item(x, y, z) << " reached barrier #" << site << " with fence flags " << name(flags) << " ("
                     << flags << ") but work-item (0,0,0) with " << name(g.roundFlags) << " ("
                     << g.roundFlags << ")\n";
-  const auto *describe = g.runner->describeSite;
-  if (describe && *describe) {
-    try {
-      msg << "  barrier #" << site << " is at " << (*describe)(site) << "\n";
-    } catch (...) {
-    }
-  }
+  std::string where = siteText(*g.runner, site);
+  if (!where.empty())
+    msg << "  barrier #" << site << " is at " << where << "\n";
   msg.emit();
   abortGroup(*g.runner);
 }
@@ -296,13 +292,9 @@ void namePlace(Report &msg, const GroupState &g, int64_t site) noexcept {
     return;
   }
   msg << "barrier #" << site;
-  const auto *describe = g.runner->describeSite;
-  if (describe && *describe) {
-    try {
-      msg << " (" << (*describe)(uint32_t(site)) << ")";
-    } catch (...) {
-    }
-  }
+  std::string where = siteText(*g.runner, uint32_t(site));
+  if (!where.empty())
+    msg << " (" << where << ")";
 }
 
 // One line per place the work-items went: how many, and their ids as runs of
@@ -403,15 +395,10 @@ void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0
         << item0Site;
   msg << "\n";
   // Where the barriers are in the source, when the compiler knows.
-  const auto *describe = g.runner->describeSite;
-  if (describe && *describe) {
-    try {
-      if (site > 0)
-        msg << "  barrier #" << site << " is at " << (*describe)(uint32_t(site)) << "\n";
-      if (item0Site > 0 && item0Site != site)
-        msg << "  barrier #" << item0Site << " is at " << (*describe)(uint32_t(item0Site)) << "\n";
-    } catch (...) {
-    }
+  for (int64_t s : {site, item0Site == site ? int64_t(-1) : item0Site}) {
+    std::string where = s > 0 ? siteText(*g.runner, uint32_t(s)) : std::string();
+    if (!where.empty())
+      msg << "  barrier #" << s << " is at " << where << "\n";
   }
   auto plain = [](uint32_t s) { return int64_t(s & ~uint32_t(FIBERCL_SITE_SUB_GROUP)); };
   std::string places;

@@ -193,22 +193,7 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
                               uint32_t z, const Conflict &k) noexcept {
   Runner &r = *g.runner;
   bool local = how & FCL_RACE_LOCAL;
-  auto describe = [&](uint32_t s) -> std::string {
-    const auto *d = r.describeSite;
-    if (d && *d) {
-      try {
-        return (*d)(s);
-      } catch (...) {
-      }
-    }
-    return std::string();
-  };
-  std::string here, there;
-  try {
-    here = describe(site);
-    there = describe(k.site);
-  } catch (...) {
-  }
+  const std::string here = siteText(r, site), there = siteText(r, k.site);
   // "<source>:8 (read of ...) in k" -> "<source>:8"
   auto line = [](const std::string &s) { return s.substr(0, s.find(' ')); };
   if (!firstRaceReport(r.launch.load(std::memory_order_relaxed), line(here), line(there)))

@@ -112,6 +112,10 @@ struct GroupState {
 [[noreturn]] void barrierDivergence(GroupState &g, uint32_t item, int64_t site, int64_t item0Site,
                                     bool firstRound, const uint32_t *sites = nullptr) noexcept;
 
+// Where call site `site` is in the source ("<source>:12 (barrier) in k"), as the
+// compiler recorded it; "" when it is not known. For reports: never throws.
+std::string siteText(const Runner &r, uint32_t site) noexcept;
+
 // The linear local id `idx` of g's group as (x, y, z).
 void localIdOf(const GroupState &g, uint32_t idx, uint32_t &x, uint32_t &y, uint32_t &z) noexcept;
 
