@@ -14,6 +14,7 @@
 
 #include "fibercl/compiler/compiler.hpp"
 #include "runtime/exec/executor.hpp"
+#include "runtime/exec/group_races.hpp"
 #include "runtime/kernel.hpp"
 
 namespace fibercl::runtime {
@@ -156,6 +157,8 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
     range.localShadow = shadow;
   }
   range.checks = checks;
+  if (info.racesChecked)
+    range.groupRaces = exec::makeGroupRaces(range.localMemSize);
   if (checks || range.localShadow || info.racesChecked) {
     const char *go = std::getenv("FIBERCL_CHECK_CONTINUE");
     range.checkContinue = go && std::strcmp(go, "0") != 0;

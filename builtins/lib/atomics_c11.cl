@@ -27,6 +27,7 @@
   }                                                                                        \
   FCL_OVL void atomic_store_explicit(volatile AS A *p, T v, memory_order o,                \
                                      memory_scope s) {                                     \
+    FCL_NARROW_SCOPE(s);                                                                   \
     __opencl_atomic_store(p, v, o, s);                                                     \
   }                                                                                        \
   FCL_OVL T atomic_load(volatile AS A *p) { return __opencl_atomic_load(p, FCL_SEQ, FCL_DEV); } \
@@ -34,6 +35,7 @@
     return __opencl_atomic_load(p, o, FCL_DEV);                                            \
   }                                                                                        \
   FCL_OVL T atomic_load_explicit(volatile AS A *p, memory_order o, memory_scope s) {       \
+    FCL_NARROW_SCOPE(s);                                                                   \
     return __opencl_atomic_load(p, o, s);                                                  \
   }                                                                                        \
   FCL_OVL T atomic_exchange(volatile AS A *p, T v) {                                       \
@@ -44,6 +46,7 @@
   }                                                                                        \
   FCL_OVL T atomic_exchange_explicit(volatile AS A *p, T v, memory_order o,                \
                                      memory_scope s) {                                     \
+    FCL_NARROW_SCOPE(s);                                                                   \
     return __opencl_atomic_exchange(p, v, o, s);                                           \
   }
 
@@ -59,6 +62,7 @@
   FCL_OVL bool atomic_compare_exchange_##KIND##_explicit(volatile AS A *p, EAS T *e, T d,  \
                                                          memory_order os, memory_order of, \
                                                          memory_scope s) {                 \
+    FCL_NARROW_SCOPE(s);                                                                   \
     return __opencl_atomic_compare_exchange_##KIND(p, e, d, os, of, s);                    \
   }
 #define FCL_C11_CAS(AS, EAS, A, T)                                                         \
@@ -77,6 +81,7 @@
   }                                                                                        \
   FCL_OVL __typeof__(__opencl_atomic_load((volatile AS A *)0, FCL_SEQ, FCL_DEV))           \
       atomic_fetch_##OP##_explicit(volatile AS A *p, V v, memory_order o, memory_scope s) { \
+    FCL_NARROW_SCOPE(s);                                                                   \
     return __opencl_atomic_fetch_##OP(p, v, o, s);                                         \
   }
 
@@ -114,6 +119,7 @@
   }                                                                                        \
   FCL_OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, memory_order o, \
                                                  memory_scope s) {                         \
+    FCL_NARROW_SCOPE(s);                                                                   \
     return __opencl_atomic_exchange((volatile AS atomic_int *)p, 1, o, s) != 0;            \
   }                                                                                        \
   FCL_OVL void atomic_flag_clear(volatile AS atomic_flag *p) {                             \
@@ -124,6 +130,7 @@
   }                                                                                        \
   FCL_OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *p, memory_order o,      \
                                           memory_scope s) {                                \
+    FCL_NARROW_SCOPE(s);                                                                   \
     __opencl_atomic_store((volatile AS atomic_int *)p, 0, o, s);                           \
   }
 

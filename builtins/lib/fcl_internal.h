@@ -33,4 +33,16 @@
 #define FCL_PURE __attribute__((overloadable, pure))
 #define FCL_INLINE static inline __attribute__((always_inline, overloadable))
 
+/* FIBERCL_CHECK=races: an atomic or fence of a scope narrower than the device's
+ * cannot order work-groups, but the x86 target drops the scope. The marker just
+ * before it tells the compiler (NarrowScopesPass); with a constant scope the branch
+ * folds away, and the marker is gone before code generation, checked or not. */
+void __fibercl_narrow_scope(void);
+#define FCL_NARROW_SCOPE(s)                                                                \
+  do {                                                                                     \
+    if ((s) == __OPENCL_MEMORY_SCOPE_WORK_ITEM || (s) == __OPENCL_MEMORY_SCOPE_WORK_GROUP ||  \
+        (s) == __OPENCL_MEMORY_SCOPE_SUB_GROUP)                                            \
+      __fibercl_narrow_scope();                                                            \
+  } while (0)
+
 #endif

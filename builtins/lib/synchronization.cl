@@ -52,15 +52,19 @@ FCL_OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order
    * switch that folds away once inlined with a constant. relaxed: no fence. */
   switch (order) {
   case memory_order_acquire:
+    FCL_NARROW_SCOPE(scope);
     __c11_atomic_thread_fence(__ATOMIC_ACQUIRE);
     break;
   case memory_order_release:
+    FCL_NARROW_SCOPE(scope);
     __c11_atomic_thread_fence(__ATOMIC_RELEASE);
     break;
   case memory_order_acq_rel:
+    FCL_NARROW_SCOPE(scope);
     __c11_atomic_thread_fence(__ATOMIC_ACQ_REL);
     break;
   case memory_order_seq_cst:
+    FCL_NARROW_SCOPE(scope);
     __c11_atomic_thread_fence(__ATOMIC_SEQ_CST);
     break;
   default:

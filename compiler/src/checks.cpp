@@ -38,9 +38,6 @@ Checks checksFromEnvironment() {
       c.races = true;
     if (w == "divergence")
       continue; // barrier divergence is reported without being asked
-    if (w == "races" || w == "all")
-      sayOnce("races", "races between the work-items of a group are checked; races between "
-                       "work-groups are not implemented yet: NOT CHECKED");
     if (w == "weak" || w == "all")
       sayOnce("weak", "not implemented yet: NOT CHECKED");
     else if (w != "bounds" && w != "uninit" && w != "races" && w != "all")

@@ -359,6 +359,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(WorkItemMarkersPass(sites));
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
+        mpm.addPass(NarrowScopesPass()); // after cleanup: a constant scope's branch is gone
         if (checks.any()) // pointers are SSA values now, traceable to their objects
           mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit, checks.races,
                                        builtinsArguments));

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/exec/coop_launch.hpp"
+#include "runtime/exec/group_races.hpp"
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
@@ -56,14 +57,17 @@ extern "C" fcl_u32 __fibercl_host_coop(fcl_group_ctx *ctx, fcl_u32 op, fcl_u32 s
     answer = coop.offerKill(gid);
     break;
   case FCL_COOP_FORK:
+    releaseGroupRaces(g); // FIBERCL_CHECK=races: the forked groups start after this
     coop.requestFork(gid, site, frame, frameSize);
     break;
   case FCL_COOP_BARRIER:
   case FCL_COOP_RESIZE: {
     const bool resizing = op == FCL_COOP_RESIZE;
     ++y->ys.progress; // arriving is progress: the group is not merely waiting
+    releaseGroupRaces(g); // FIBERCL_CHECK=races: the barrier orders the groups
     uint64_t gen = coop.arrive(gid, resizing, site, frame, frameSize);
     waitForRelease(ctx, *y, gen, site);
+    acquireGroupRaces(g);
     if (resizing && coop.leavesAfterResize(gen, gid))
       answer = FCL_COOP_LEAVE;
     break;

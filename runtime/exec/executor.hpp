@@ -20,6 +20,8 @@
 
 namespace fibercl::exec {
 
+class GroupRaces; // group_races.hpp
+
 // How the work-groups of one launch are scheduled (DESIGN.md, "Execution model").
 // Defaults come from the environment (FIBERCL_OCCUPANCY, FIBERCL_SCHEDULE,
 // FIBERCL_SEED, FIBERCL_ADMISSION, FIBERCL_DEADLOCK_TIMEOUT, FIBERCL_KERNEL_TIMEOUT,
@@ -64,6 +66,8 @@ struct NDRange {
   // FIBERCL_CHECK=uninit: where the shadow of the group's __local bytes starts in its
   // block (ctx->local_shadow), cleared when a group starts; 0: none.
   uint64_t localShadow = 0;
+  // FIBERCL_CHECK=races: the record of accesses between work-groups, or null.
+  std::shared_ptr<GroupRaces> groupRaces;
   // Its work-items take fibers at barriers (barriers not compiled as regions): each
   // suspended group then holds a stack per work-item. The entry handles barriers itself.
   bool itemFibers = false;

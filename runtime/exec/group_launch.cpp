@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/exec/group_entry.hpp"
+#include "runtime/exec/group_races.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
@@ -66,9 +67,12 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   for (uint64_t i = begin; i < end; ++i) {
     launch.placeGroup(ctx, g);
     ++r.group.barrierEpoch; // FIBERCL_CHECK=races: a new group has touched nothing yet
-    if (R.localShadow)      // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
+    startGroupRaces(r.group, R.groupRaces.get(), i);
+    if (R.localShadow) // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
       std::memset(reinterpret_cast<char *>(ctx.local_mem) + R.localShadow, 0, R.localShadow);
-    if (!runGuarded(r, job, &ctx, r.san.running, nullptr)) {
+    const bool ran = runGuarded(r, job, &ctx, r.san.running, nullptr);
+    endGroupRaces(r.group);
+    if (!ran) {
       resetGroup(r.group); // left through the recovery point (fault, divergence)
       r.group.ctx = nullptr;
       return job.fail(kOutOfResources);

@@ -15,7 +15,7 @@
 // work-item's write in the round (both store the same thing: `flag = 1`), and a plain
 // read of memory others update atomically (the first read of a compare-and-swap loop).
 // Races across sub-group barriers are not seen (a sub-group barrier starts a round for
-// everyone), nor races between work-groups (not implemented yet).
+// everyone). Races between work-groups: group_races.cpp, reported here.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "runtime/exec/check_reports.hpp"
+#include "runtime/exec/group_races.hpp"
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/json_report.hpp"
 #include "runtime/exec/report.hpp"
@@ -245,6 +246,68 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
     abortGroup(r);
 }
 
+// A race between work-groups: g's work-item (x, y, z) and an access of group k.group.
+[[gnu::cold]] void reportGroupRace(fcl_group_ctx *ctx, GroupState &g, uint32_t site,
+                                   uint64_t bytes, uint32_t how, uint32_t x, uint32_t y,
+                                   uint32_t z, const GroupRace &k) noexcept {
+  Runner &r = *g.runner;
+  const std::string here = siteText(r, site), there = k.site ? siteText(r, k.site) : "";
+  auto line = [](const std::string &s) { return s.substr(0, s.find(' ')); };
+  if (!firstRaceReport(r.launch.load(std::memory_order_relaxed), line(here), line(there)))
+    return;
+  const uint64_t n0 = ctx->num_groups[0], n1 = ctx->num_groups[1];
+  const uint64_t other[3] = {k.group % n0, k.group / n0 % n1, k.group / n0 / n1};
+  Report msg;
+  msg.kernel(r.kernelName) << ": " << (k.warning ? "warning: " : "")
+                           << "data race between work-groups on __global memory: ";
+  msg.item(x, y, z) << " of ";
+  msg.group(ctx) << ((how & FCL_RACE_WRITE) ? " writes " : " reads ") << bytes << " bytes at ";
+  msg.hex(uintptr_t(k.byte)) << ((how & FCL_RACE_ATOMIC) ? " atomically" : "") << " that ";
+  msg.group(other) << " " << k.what
+                   << (k.sameValue ? " (the same value: a benign race on this CPU, not on "
+                                     "every GPU)"
+                                   : "")
+                   << ", and nothing orders the two accesses";
+  if (k.narrowScope)
+    msg << ": insufficient scope -- the groups synchronise through atomics of work-group "
+           "scope, which order nothing between groups (memory_scope_device does)";
+  else if (!k.warning)
+    msg << " (a release of device scope in one group -- atomic_store_explicit with "
+           "memory_order_release, or a fence before a relaxed store -- read by an acquire "
+           "in the other)";
+  msg << "\n";
+  if (!here.empty())
+    msg << "  at " << here << "\n";
+  if (!there.empty())
+    msg << "  the other access: " << there << "\n";
+  if (k.narrowScope) {
+    if (std::string a = siteText(r, k.acquireSite); !a.empty())
+      msg << "  the work-group-scope acquire: " << a << "\n";
+    if (std::string b = siteText(r, k.releaseSite); !b.empty())
+      msg << "  the release it read: " << b << "\n";
+  }
+  bool fails = !k.warning && !r.checkContinue;
+  if (fails)
+    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
+  msg.emit();
+  try {
+    JsonReport json("check");
+    json.field("kernel", r.kernelName)
+        .field("check", k.narrowScope ? "race-insufficient-scope"
+                        : k.sameValue ? "race-same-value"
+                        : k.warning   ? "race-plain-read-of-atomic"
+                                      : "race-between-groups");
+    json.field("memory", "global").field("at", here).field("other", there);
+    json.number("site", site).number("other_site", k.site).number("bytes", int64_t(bytes));
+    json.ids("item", x, y, z).ids("group", ctx->group_id[0], ctx->group_id[1], ctx->group_id[2]);
+    json.ids("other_group", other[0], other[1], other[2]);
+    json.flag("continued", !fails).append();
+  } catch (...) {
+  }
+  if (fails)
+    abortGroup(r);
+}
+
 } // namespace
 
 } // namespace fibercl::exec
@@ -254,6 +317,11 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
                                           fcl_u32 y, fcl_u32 z) noexcept {
   using namespace fibercl::exec;
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  if (how & FCL_RACE_AFTER) { // between groups only: the acquire half of an atomic read
+    GroupRace none;
+    checkGroupRace(g, site, address, bytes, how, value, none);
+    return;
+  }
   Conflict found;
   uint64_t at = 0;
   try {
@@ -291,6 +359,9 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
   }
   if (found.what)
     reportRace(ctx, g, site, address, at, bytes, how, x, y, z, found);
+  GroupRace between;
+  if (!(how & FCL_RACE_LOCAL) && checkGroupRace(g, site, address, bytes, how, value, between))
+    reportGroupRace(ctx, g, site, bytes, how, x, y, z, between);
 }
 
 extern "C" void __fibercl_host_check_race_round(fcl_group_ctx *ctx) noexcept {

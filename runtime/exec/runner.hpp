@@ -26,6 +26,8 @@ namespace fibercl::exec {
 struct Runner;
 struct YieldGroup;
 struct RaceShadow; // races.cpp
+class GroupRaces;  // group_races.cpp
+struct GroupClock;
 
 // One work-item's fiber: its suspended context (null until it first runs) and stack
 // (null for work-item 0, which runs on the runner's own stack).
@@ -62,6 +64,10 @@ struct GroupState {
   // current round's accesses (races.cpp), made at its first use.
   uint64_t barrierEpoch = 0;
   std::shared_ptr<RaceShadow> races;
+  // ... and between groups: the launch's record and this group's clock in it (null when
+  // the kernel does not check races).
+  GroupRaces *groupRaces = nullptr;
+  GroupClock *groupClock = nullptr;
   // A barrier divergence found in fiber mode: the round runs on, each work-item up to
   // its next barrier or its end, to report where every one went (`whereItems`, 0:
   // finished) -- what the regions know at once.

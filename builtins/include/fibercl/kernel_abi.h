@@ -99,6 +99,8 @@ typedef struct fcl_check_bounds {
 #define FCL_RACE_LOCAL 16u
 #define FCL_RACE_ACQUIRE 32u /* an atomic or fence with acquire semantics (or stronger) */
 #define FCL_RACE_RELEASE 64u /* ... with release semantics */
+#define FCL_RACE_NARROW 128u /* ... of a scope narrower than the device (cannot order groups) */
+#define FCL_RACE_AFTER 256u /* the second call, after an atomic read: its acquire half */
 
 /* What a cooperative launch shows its kernels (read with volatile loads: it changes as
  * groups are killed and forked). Written by the runtime under its lock. */

@@ -177,7 +177,8 @@ uint32_t orderingBits(const llvm::Instruction *i) {
   else if (auto *fence = llvm::dyn_cast<llvm::FenceInst>(i))
     o = fence->getOrdering();
   return (llvm::isAcquireOrStronger(o) ? FCL_RACE_ACQUIRE : 0) |
-         (llvm::isReleaseOrStronger(o) ? FCL_RACE_RELEASE : 0);
+         (llvm::isReleaseOrStronger(o) ? FCL_RACE_RELEASE : 0) |
+         (i->getMetadata(kNarrowScopeMetadata) ? FCL_RACE_NARROW : 0);
 }
 
 // Clang stores a vector's component (`v[i].x = a`) as a load of the whole vector,
@@ -457,10 +458,18 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
       body_, a.inst, a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead,
       o ? o->what : std::string(), 0);
   unsigned n = body_.arg_size() - 4;
-  b.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_RACE),
-               {body_.getArg(n), b.getInt32(site), b.CreatePtrToInt(a.pointer, b.getInt64Ty()),
-                a.bytes, b.getInt32(how), value, body_.getArg(n + 1), body_.getArg(n + 2),
-                body_.getArg(n + 3)});
+  llvm::Value *address = b.CreatePtrToInt(a.pointer, b.getInt64Ty());
+  llvm::FunctionCallee check = reportFunction(*body_.getParent(), HostFunction::CHECK_RACE);
+  b.CreateCall(check, {body_.getArg(n), b.getInt32(site), address, a.bytes, b.getInt32(how), value,
+                       body_.getArg(n + 1), body_.getArg(n + 2), body_.getArg(n + 3)});
+  // An atomic read takes what other work-groups released once it has read: after it.
+  // (Its release half, above, must be recorded before its store can be seen.)
+  if (atomic && a.reads) {
+    b.SetInsertPoint(a.inst->getNextNode());
+    b.CreateCall(check, {body_.getArg(n), b.getInt32(site), address, a.bytes,
+                         b.getInt32(how | FCL_RACE_AFTER), b.getInt64(0), body_.getArg(n + 1),
+                         body_.getArg(n + 2), body_.getArg(n + 3)});
+  }
 }
 
 // races: a fence orders the work-item's accesses as a release and/or acquire does.

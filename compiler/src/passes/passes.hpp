@@ -124,6 +124,17 @@ llvm::Function *findBody(llvm::Module &m, llvm::StringRef name);
 // neither 0 nor (signed) -1: on x86 it may trap (SafeIntegerDivisionPass).
 bool mayTrapOnDivisor(const llvm::Instruction &i);
 
+// Atomics and fences of a narrower scope than the device's (work-item, sub-group,
+// work-group): the builtins library calls kNarrowScopeMarker just before them, since
+// the x86 target gives every atomic the system scope. NarrowScopesPass moves that
+// onto the instruction as kNarrowScopeMetadata and drops the marker (checked or not);
+// FIBERCL_CHECK=races tells the runtime that such an atomic cannot order work-groups.
+inline constexpr const char *kNarrowScopeMarker = "__fibercl_narrow_scope";
+inline constexpr const char *kNarrowScopeMetadata = "fibercl.narrow_scope";
+struct NarrowScopesPass : llvm::PassInfoMixin<NarrowScopesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // A loop without an exit whose calls are all pure (after O3: typically a wait on a
 // plain load that LLVM hoisted out of the loop) is replaced by a call of
 // FIBERCL_HOST_ENDLESS_LOOP("<source>:line"), which reports it and abandons the group
