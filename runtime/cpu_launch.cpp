@@ -99,7 +99,7 @@ fcl_work_group_fn entryFor(const Kernel &k, const LaunchGeometry &g) {
   // rows of 8) although every mask in its IR excludes them -- seen with S = 4 on
   // AVX-512, not understood yet (issue 32's closing note).
   const compiler::KernelInfo &info = k.info();
-  if (info.boundsChecked || info.uninitChecked || info.racesChecked)
+  if (info.boundsChecked || info.uninitChecked || info.racesChecked || info.weakMemory)
     for (const compiler::SiteInfo &site : info.sites)
       if (site.kind == compiler::SiteInfo::Kind::SubGroupBarrier)
         return generic;
@@ -159,6 +159,7 @@ std::unique_ptr<DeviceLaunch> CpuDevice::prepareLaunch(const Kernel &k, void **a
   range.checks = checks;
   if (info.racesChecked)
     range.groupRaces = exec::makeGroupRaces(range.localMemSize);
+  range.weakMemory = info.weakMemory;
   if (checks || range.localShadow || info.racesChecked) {
     const char *go = std::getenv("FIBERCL_CHECK_CONTINUE");
     range.checkContinue = go && std::strcmp(go, "0") != 0;

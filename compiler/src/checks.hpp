@@ -20,8 +20,9 @@ namespace fibercl::compiler {
 struct Checks {
   bool bounds = false;
   bool uninit = false; // reads of __local memory no work-item of the group wrote
-  bool races = false;  // data races between the work-items of a group
-  bool any() const { return bounds || uninit || races; }
+  bool races = false;  // data races within a group and between groups
+  bool weak = false;   // a weak memory model: groups' stores visible late, out of order
+  bool any() const { return bounds || uninit || races || weak; }
 };
 
 Checks checksFromEnvironment();

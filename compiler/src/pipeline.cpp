@@ -362,8 +362,10 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(NarrowScopesPass()); // after cleanup: a constant scope's branch is gone
         if (checks.any()) // pointers are SSA values now, traceable to their objects
           mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit, checks.races,
-                                       builtinsArguments));
+                                       checks.weak, builtinsArguments));
         mpm.addPass(YieldPointsPass(sites));
+        if (checks.weak)
+          mpm.addPass(WeakMemoryPass(sites));
         mpm.addPass(GroupAtomicsPass());
         mpm.addPass(LocalMemoryPass());
         mpm.addPass(WorkGroupFunctionPass()); // 5
@@ -387,6 +389,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.boundsChecked = checks.bounds;
     k.uninitChecked = checks.uninit;
     k.racesChecked = checks.races;
+    k.weakMemory = checks.weak;
     k.sites = sites.byKernel[k.name];
     body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);

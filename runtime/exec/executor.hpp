@@ -68,6 +68,8 @@ struct NDRange {
   uint64_t localShadow = 0;
   // FIBERCL_CHECK=races: the record of accesses between work-groups, or null.
   std::shared_ptr<GroupRaces> groupRaces;
+  // FIBERCL_CHECK=weak: each group's __global stores go through its store buffer.
+  bool weakMemory = false;
   // Its work-items take fibers at barriers (barriers not compiled as regions): each
   // suspended group then holds a stack per work-item. The entry handles barriers itself.
   bool itemFibers = false;

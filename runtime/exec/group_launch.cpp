@@ -7,6 +7,7 @@
 
 #include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/group_races.hpp"
+#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
@@ -68,9 +69,13 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
     launch.placeGroup(ctx, g);
     ++r.group.barrierEpoch; // FIBERCL_CHECK=races: a new group has touched nothing yet
     startGroupRaces(r.group, R.groupRaces.get(), i);
+    if (R.weakMemory)
+      startWeakMemory(r.group, i, R.scheduling.seed, R.localMemSize);
     if (R.localShadow) // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
       std::memset(reinterpret_cast<char *>(ctx.local_mem) + R.localShadow, 0, R.localShadow);
     const bool ran = runGuarded(r, job, &ctx, r.san.running, nullptr);
+    if (ran && R.weakMemory)
+      drainWeakMemory(r.group);
     endGroupRaces(r.group);
     if (!ran) {
       resetGroup(r.group); // left through the recovery point (fault, divergence)

@@ -325,8 +325,9 @@ bool touchWord(GroupClock &me, SharedWord &w, uint32_t site, uint32_t how, uint8
   if (writes) {
     if (!R.group || (R.mask & ~mask) == 0)
       w.read = Touch(); // later writes are ordered after it through this one, or race with it
-    w.write = {me.id + 1,   me.clock, value, site16, mask,
-               uint8_t((atomic ? kAtomic : 0) | (valueKnown ? kValueKnown : 0))};
+    w.write = {me.id + 1, me.clock,
+               value,     site16,
+               mask,      uint8_t((atomic ? kAtomic : 0) | (valueKnown ? kValueKnown : 0))};
   } else if (!R.group || R.group == me.id + 1 || me.ordered(R.group - 1, R.clock)) {
     uint8_t kept = R.group == me.id + 1 ? R.mask : 0;
     w.read = {me.id + 1, me.clock, 0, site16, uint8_t(mask | kept), uint8_t(atomic ? kAtomic : 0)};
@@ -363,7 +364,7 @@ bool checkGroupRace(GroupState &g, uint32_t site, uint64_t address, uint64_t byt
       return false;
     }
     if (g.ctx && address - g.ctx->local_mem < L->localBytes)
-      return false; // the group's own __local block, through a generic pointer
+      return false;             // the group's own __local block, through a generic pointer
     if (how & FCL_RACE_AFTER) { // an atomic read has read: what it acquires
       acquire(*L, *me, site, address, how);
       return false;

@@ -10,8 +10,8 @@
 namespace fibercl::exec {
 
 struct GroupState;
-class GroupRaces; // one launch's record
-struct GroupClock;  // one group's
+class GroupRaces;  // one launch's record
+struct GroupClock; // one group's
 
 // For a launch whose kernel checks races; `localBytes`: each group's __local block
 // (accesses there are the group's own).

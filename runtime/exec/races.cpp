@@ -247,9 +247,9 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
 }
 
 // A race between work-groups: g's work-item (x, y, z) and an access of group k.group.
-[[gnu::cold]] void reportGroupRace(fcl_group_ctx *ctx, GroupState &g, uint32_t site,
-                                   uint64_t bytes, uint32_t how, uint32_t x, uint32_t y,
-                                   uint32_t z, const GroupRace &k) noexcept {
+[[gnu::cold]] void reportGroupRace(fcl_group_ctx *ctx, GroupState &g, uint32_t site, uint64_t bytes,
+                                   uint32_t how, uint32_t x, uint32_t y, uint32_t z,
+                                   const GroupRace &k) noexcept {
   Runner &r = *g.runner;
   const std::string here = siteText(r, site), there = k.site ? siteText(r, k.site) : "";
   auto line = [](const std::string &s) { return s.substr(0, s.find(' ')); };

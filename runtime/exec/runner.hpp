@@ -27,6 +27,7 @@ struct Runner;
 struct YieldGroup;
 struct RaceShadow; // races.cpp
 class GroupRaces;  // group_races.cpp
+struct WeakBuffer; // weak_memory.cpp
 struct GroupClock;
 
 // One work-item's fiber: its suspended context (null until it first runs) and stack
@@ -68,6 +69,9 @@ struct GroupState {
   // the kernel does not check races).
   GroupRaces *groupRaces = nullptr;
   GroupClock *groupClock = nullptr;
+  // FIBERCL_CHECK=weak: the group's store buffer (made at a group's start; null when
+  // the kernel does not use it or there was no memory for it).
+  std::shared_ptr<WeakBuffer> weak;
   // A barrier divergence found in fiber mode: the round runs on, each work-item up to
   // its next barrier or its end, to report where every one went (`whereItems`, 0:
   // finished) -- what the regions know at once.

@@ -3,6 +3,7 @@
 // the GPU-like start (gate, lockstep), checks for deadlock, and asks the policy whether to give the
 // worker to another occupant. Runs on the group's fiber: noexcept.
 #include "runtime/exec/host_abi.hpp"
+#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 namespace bctx = boost::context::detail;
@@ -57,6 +58,8 @@ extern "C" void __fibercl_host_yield(fcl_group_ctx *ctx, fcl_u32 rawSite) noexce
     return;
   }
   YieldShared &sh = *y->sh;
+  if (rawSite & FIBERCL_SITE_WAITING) // FIBERCL_CHECK=weak: others may wait for its stores
+    drainWeakMemory(g);
   ++y->local->tally.decisions;
   GroupInfo &info = sh.info[y->gid];
   const Judgement j = judge(*y, rawSite & FIBERCL_SITE_WAITING);

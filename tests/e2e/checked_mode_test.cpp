@@ -13,69 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "cl_test.hpp"
+#include "checked_fixture.hpp"
 
 namespace {
 
+using fcltest::Checked;
+using fcltest::countOf;
 using fcltest::Local;
 using fcltest::ScopedEnv;
-
-// How many times `needle` occurs in `hay`.
-size_t countOf(const std::string &hay, const std::string &needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
-    ++n;
-  return n;
-}
-
-class Checked : public fcltest::CLTest {
-protected:
-  void SetUp() override {
-    CLTest::SetUp();
-    if (IsSkipped() || HasFatalFailure())
-      return;
-    if (!isFiberCL())
-      GTEST_SKIP() << "FIBERCL_CHECK is FiberCL's";
-  }
-
-  // Builds `src` with FIBERCL_CHECK=`checks`.
-  cl_kernel checkedKernel(const std::string &src, const char *name, const char *checks = "bounds") {
-    ScopedEnv env({{"FIBERCL_CHECK", checks}});
-    return kernel(build(src, "-cl-std=CL3.0"), name);
-  }
-
-  struct Outcome {
-    cl_int status = 1;  // the command's final execution status
-    std::string report; // what FiberCL said on stderr
-  };
-  // Launches `k` over `global`/`local` (1-D), with FIBERCL_CHECK_CONTINUE as given.
-  Outcome launch(cl_kernel k, size_t global, size_t local, bool goOn) {
-    ScopedEnv env({{"FIBERCL_CHECK_CONTINUE", goOn ? "1" : "0"}});
-    Outcome o;
-    cl_event ev = nullptr;
-    ::testing::internal::CaptureStderr();
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev);
-    clFinish(queue_);
-    o.report = ::testing::internal::GetCapturedStderr();
-    EXPECT_CL(err);
-    if (ev) {
-      keep(ev);
-      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status, nullptr);
-    }
-    return o;
-  }
-
-  // The report of one bug: exactly one, naming the line, the object and the words given.
-  void expectOneReport(const Outcome &o, int line, const std::string &object,
-                       const std::vector<std::string> &words) {
-    EXPECT_EQ(countOf(o.report, "FiberCL: kernel '"), 1u) << o.report;
-    EXPECT_NE(o.report.find("at <source>:" + std::to_string(line) + " ("), std::string::npos)
-        << o.report;
-    EXPECT_NE(o.report.find(object), std::string::npos) << o.report;
-    for (const std::string &w : words)
-      EXPECT_NE(o.report.find(w), std::string::npos) << "no '" << w << "' in:\n" << o.report;
-  }
-};
 
 // A write one element past the end of a buffer argument, by the last work-item. The
 // buffer is a sub-buffer of a larger one: what lies past it shows whether the write

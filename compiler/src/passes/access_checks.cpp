@@ -256,8 +256,8 @@ void accessesOf(llvm::Instruction &i, const llvm::DataLayout &dl, std::vector<Ac
 class BodyChecks {
 public:
   BodyChecks(llvm::Function &body, SiteTable &sites, bool bounds, bool uninit, bool races,
-             const std::set<unsigned> &builtinsArgs)
-      : body_(body), sites_(sites), bounds_(bounds), uninit_(uninit), races_(races),
+             bool weak, const std::set<unsigned> &builtinsArgs)
+      : body_(body), sites_(sites), bounds_(bounds), uninit_(uninit), races_(races), weak_(weak),
         builtinsArgs_(builtinsArgs) {}
   // Returns how many accesses were left unchecked.
   unsigned run();
@@ -273,10 +273,13 @@ private:
   void markGenericWrite(const Access &a);
   void checkRace(const Access &a, const Object *o);
   void checkFence(llvm::FenceInst &fence);
+  // The memory other work-groups see: __global (or generic, not private), not a pipe's
+  // or image's.
+  bool shared(const Access &a, const Object *o) const;
 
   llvm::Function &body_;
   SiteTable &sites_;
-  bool bounds_, uninit_, races_;
+  bool bounds_, uninit_, races_, weak_;
   const std::set<unsigned> &builtinsArgs_; // pipes and images
   // uninit: vector components' read-modify-writes (onlyRewritten, componentLanes).
   std::set<const llvm::Instruction *> componentLoads_;
@@ -425,6 +428,12 @@ void BodyChecks::markGenericWrite(const Access &a) {
   markShadow(b, b.CreateGEP(b.getInt8Ty(), a.pointer, shadow_, "shadow"), a.bytes);
 }
 
+bool BodyChecks::shared(const Access &a, const Object *o) const {
+  unsigned as = a.pointer->getType()->getPointerAddressSpace();
+  return (as == kGlobalAddressSpace || as == kGenericAddressSpace) &&
+         !(o && o->argument && builtinsArgs_.count(*o->argument)) && !mayBePrivate(a.pointer);
+}
+
 // races: the access's address, size and kind go to the runtime first (a store's value
 // too, for the same-value warning).
 void BodyChecks::checkRace(const Access &a, const Object *o) {
@@ -548,6 +557,10 @@ unsigned BodyChecks::run() {
     for (llvm::FenceInst *fence : fences)
       checkFence(*fence);
   }
+  if (weak_)
+    for (auto &[a, o] : raced)
+      if (shared(*a, o ? &*o : nullptr))
+        a->inst->setMetadata(kWeakMetadata, llvm::MDNode::get(body_.getContext(), {}));
   return unchecked;
 }
 
@@ -563,11 +576,12 @@ llvm::PreservedAnalyses AccessChecksPass::run(llvm::Module &m, llvm::ModuleAnaly
     std::set<unsigned> builtinsArgs;
     if (auto known = builtinsArguments.find(name.str()); known != builtinsArguments.end())
       builtinsArgs = known->second;
-    unsigned unchecked = BodyChecks(*body, *sites, bounds, uninit, races, builtinsArgs).run();
+    unsigned unchecked =
+        BodyChecks(*body, *sites, bounds, uninit, races, weak, builtinsArgs).run();
     if (debugChannel("check"))
       llvm::errs() << "FiberCL: kernel '" << body->getFnAttribute(kKernelAttr).getValueAsString()
                    << "': " << (bounds ? "bounds " : "") << (uninit ? "uninit " : "")
-                   << (races ? "races " : "") << "checked; " << unchecked
+                   << (races ? "races " : "") << (weak ? "weak " : "") << "checked; " << unchecked
                    << " accesses unchecked (their pointer may come from several objects, or "
                       "from memory)\n";
   }

@@ -201,16 +201,30 @@ void dropFailedSubGroupVectorCopies(llvm::Module &m, bool report);
 // the access. uninit: a read of a __local object checks the shadow of its bytes
 // (FIBERCL_HOST_CHECK_UNINIT), a write sets it. Runs after inlining, before
 // LocalMemoryPass. races: each __local and __global access first calls
-// FIBERCL_HOST_CHECK_RACE (runtime/exec/races.cpp).
+// FIBERCL_HOST_CHECK_RACE (runtime/exec/races.cpp). weak: the __global accesses
+// (pointer arguments but pipes and images, generic pointers that may not be private)
+// get kWeakMetadata, for WeakMemoryPass.
 struct AccessChecksPass : llvm::PassInfoMixin<AccessChecksPass> {
   SiteTable *sites;
-  bool bounds, uninit, races;
+  bool bounds, uninit, races, weak;
   // Per kernel, its pipe and image arguments (the builtins' memory: not raced).
   std::map<std::string, std::set<unsigned>> builtinsArguments;
-  AccessChecksPass(SiteTable &table, bool bounds, bool uninit, bool races,
+  AccessChecksPass(SiteTable &table, bool bounds, bool uninit, bool races, bool weak,
                    std::map<std::string, std::set<unsigned>> builtinsArguments)
-      : sites(&table), bounds(bounds), uninit(uninit), races(races),
+      : sites(&table), bounds(bounds), uninit(uninit), races(races), weak(weak),
         builtinsArguments(std::move(builtinsArguments)) {}
+  llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// FIBERCL_CHECK=weak (weak_memory.cpp), after YieldPointsPass (whose spin-loop analysis
+// and progress counting see the plain accesses): a kWeakMetadata plain or relaxed load
+// becomes FIBERCL_HOST_WEAK_LOAD and such a store FIBERCL_HOST_WEAK_STORE; stronger
+// atomics, release fences, memory intrinsics and barriers first call
+// FIBERCL_HOST_WEAK_SYNC.
+inline constexpr const char *kWeakMetadata = "fibercl.weak";
+struct WeakMemoryPass : llvm::PassInfoMixin<WeakMemoryPass> {
+  SiteTable *sites;
+  explicit WeakMemoryPass(SiteTable &table) : sites(&table) {}
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

@@ -105,6 +105,8 @@ struct KernelInfo {
   bool uninitChecked = false;
   // Built with FIBERCL_CHECK=races: its __local and __global accesses call CHECK_RACE.
   bool racesChecked = false;
+  // Built with FIBERCL_CHECK=weak: its __global accesses go through store buffers.
+  bool weakMemory = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id
 };
 
