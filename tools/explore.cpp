@@ -5,6 +5,7 @@
 #include "tools/explore.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <regex>
@@ -18,6 +19,9 @@ namespace {
 
 std::string commandLine(const Options &o, long seed, const std::string &subGroupSize = "") {
   std::string s;
+  // Checked mode (FIBERCL_CHECK=weak above all) changes what a seed does: said too.
+  if (const char *checks = std::getenv("FIBERCL_CHECK"); checks && *checks)
+    s += std::string("FIBERCL_CHECK=") + checks + " ";
   for (const auto &[name, value] : o.env)
     s += name + "=" + value + " ";
   if (!subGroupSize.empty())

@@ -4,7 +4,9 @@
 # (unchecked, and with FIBERCL_CHECK=all) and Oclgrind (Debian's `oclgrind`: default
 # checks, and --data-races --uninitialized); writes $OUT/table.md, $OUT/bench.md and
 # every run's output under $OUT/logs/. CHECKS.md has the results and the command.
-#   conformance/checks/run_table.sh [table|bench|all]      (default all)
+#   conformance/checks/run_table.sh [table|bench|weak|all]      (default all)
+# weak: the flag handshakes under FIBERCL_CHECK=weak, seeds 1..$WEAK_SEEDS (default 64), each
+#   run's outcome in $OUT/weak.md: how many saw the flag and read stale data.
 # Environment: FIBERCL_LIB (default build/libfibercl.so of this checkout), OUT (default
 #   /tmp/fibercl-checks), REPS (runs per cell, default 3), BENCH_VECADD_N,
 #   BENCH_REDUCTION_N.
@@ -13,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 what=${1:-all}
 FIBERCL_LIB=${FIBERCL_LIB:-$(cd "$here/../.." && pwd)/build/libfibercl.so}
 REPS=${REPS:-3}
+WEAK_SEEDS=${WEAK_SEEDS:-64}
 BENCH_VECADD_N=${BENCH_VECADD_N:-$((1 << 22))}
 BENCH_REDUCTION_N=${BENCH_REDUCTION_N:-$((1 << 20))}
 out=${OUT:-/tmp/fibercl-checks}
@@ -145,4 +148,29 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       done
     done
   } > "$out/bench.md"
+fi
+
+if [ "$what" = weak ] || [ "$what" = all ]; then
+  {
+    echo "| case | seeds | flag seen, data stale | flag seen, data right | flag not seen | other | first stale seed |"
+    echo "|---|---|---|---|---|---|---|"
+    for case in race_flag_handshake_plain race_relaxed_instead_of_release \
+      race_wg_scope_atomic_across_groups correct_release_acquire_handshake; do
+      stale=0 right=0 unseen=0 other=0 first=""
+      for seed in $(seq 1 "$WEAK_SEEDS"); do
+        log=$logs/weak.$case.$seed
+        FIBERCL_SEED=$seed FIBERCL_OCCUPANCY=2 FIBERCL_CHECK=weak OCL_ICD_VENDORS=$vendors \
+          timeout 60 "$runner" "$case" > "$log" 2>&1
+        # "out <data read> <spins>": the reader gives up after 1000000 spins.
+        read -r data spins <<< "$(awk '/^out /{ print $2, $3 }' "$log")"
+        if [ -z "$data" ]; then other=$((other + 1))
+        elif [ "$spins" -ge 1000000 ]; then unseen=$((unseen + 1))
+        elif [ "$data" = 42 ]; then right=$((right + 1))
+        else stale=$((stale + 1)); first=${first:-$seed}; fi
+      done
+      row="| $case | 1..$WEAK_SEEDS | $stale | $right | $unseen | $other | ${first:-–} |"
+      echo "$row"
+      echo "$row" >&2
+    done
+  } > "$out/weak.md"
 fi

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/weak_memory.hpp"
 
 namespace fibercl::exec {
 
@@ -15,6 +16,10 @@ bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
     r.recoverFiber = fiber;
     r.inKernel = 1;
     job.range.entry(job.range.args, ctx);
+    // FIBERCL_CHECK=weak: the group's end drains its store buffer -- still guarded: a
+    // buffered store through a bad pointer faults here, as the store would have.
+    if (job.range.weakMemory)
+      drainWeakMemory(*reinterpret_cast<GroupState *>(ctx->runtime));
     // A suspendable group may have moved to another worker meanwhile (group_migration.hpp):
     // the runner is the calling thread's now.
     (keep ? *currentRunner() : r).inKernel = 0;

@@ -74,8 +74,6 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
     if (R.localShadow) // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
       std::memset(reinterpret_cast<char *>(ctx.local_mem) + R.localShadow, 0, R.localShadow);
     const bool ran = runGuarded(r, job, &ctx, r.san.running, nullptr);
-    if (ran && R.weakMemory)
-      drainWeakMemory(r.group);
     endGroupRaces(r.group);
     if (!ran) {
       resetGroup(r.group); // left through the recovery point (fault, divergence)

@@ -106,8 +106,8 @@ void drainWeakMemory(GroupState &g) noexcept {
 
 } // namespace fibercl::exec
 
-using fibercl::exec::WeakBuffer;
 using fibercl::exec::bufferOf;
+using fibercl::exec::WeakBuffer;
 
 extern "C" void __fibercl_host_weak_load(fcl_group_ctx *ctx, fcl_u64 address, fcl_u64 bytes,
                                          void *to) noexcept {
@@ -122,6 +122,13 @@ extern "C" void __fibercl_host_weak_load(fcl_group_ctx *ctx, fcl_u64 address, fc
       std::memcpy(static_cast<uint8_t *>(to) + (from - address),
                   w->data.data() + e.at + (from - e.address), end - from);
     }
+}
+
+extern "C" fcl_u64 __fibercl_host_weak_load_value(fcl_group_ctx *ctx, fcl_u64 address,
+                                                  fcl_u64 bytes) noexcept {
+  fcl_u64 v = 0;
+  __fibercl_host_weak_load(ctx, address, bytes > 8 ? 8 : bytes, &v);
+  return v;
 }
 
 extern "C" void __fibercl_host_weak_store(fcl_group_ctx *ctx, fcl_u64 address, fcl_u64 bytes,

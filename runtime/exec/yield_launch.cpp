@@ -14,7 +14,6 @@
 #include "runtime/debug.hpp"
 #include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/group_races.hpp"
-#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
 
@@ -261,8 +260,6 @@ void finishGroup(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexc
   sh.info[y.gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);
   if (sh.coop && !y.aborted && !coopCallsUniform(y))
     y.aborted = true; // reported; the launch fails
-  if (!y.aborted && sh.job.range.weakMemory)
-    drainWeakMemory(y.gs);
   if (sh.coop) // a killed group's work is ordered before later barriers and forks
     releaseGroupRaces(y.gs);
   endGroupRaces(y.gs);

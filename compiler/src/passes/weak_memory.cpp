@@ -1,7 +1,8 @@
 // WeakMemoryPass (passes.hpp): FIBERCL_CHECK=weak. The accesses AccessChecksPass marked
 // (__global memory other groups see) go through the group's store buffer in the runtime
 // (runtime/exec/weak_memory.cpp):
-//   plain or relaxed load   -> WEAK_LOAD(address, bytes, tmp); load tmp
+//   plain or relaxed load   -> WEAK_LOAD_VALUE(address, bytes) (up to 8 bytes), else
+//                              WEAK_LOAD(address, bytes, tmp); load tmp
 //   plain or relaxed store  -> store tmp; WEAK_STORE(address, bytes, tmp, site)
 //   stronger atomic load    -> WEAK_SYNC(address, bytes, 0) first: the group's own
 //                              buffered stores there reach memory before it reads
@@ -36,6 +37,12 @@ public:
   BodyWeakening(llvm::Function &body, SiteTable &sites) : body_(body), sites_(sites) {
     llvm::Module &m = *body.getParent();
     load_ = declareHostFunction(m, HostFunction::WEAK_LOAD);
+    loadValue_ = declareHostFunction(m, HostFunction::WEAK_LOAD_VALUE);
+    if (auto *f = llvm::dyn_cast<llvm::Function>(loadValue_.getCallee())) {
+      f->setOnlyReadsMemory();
+      f->setDoesNotThrow();
+      f->setWillReturn();
+    }
     store_ = declareHostFunction(m, HostFunction::WEAK_STORE);
     sync_ = declareHostFunction(m, HostFunction::WEAK_SYNC);
     ctx_ = body.getArg(body.arg_size() - 4);
@@ -66,10 +73,21 @@ private:
         drain(address(load->getPointerOperand()), bytesOf(load->getType()), false);
         return;
       }
-      llvm::AllocaInst *tmp = scratch(load->getType());
-      b.CreateCall(load_,
-                   {ctx_, address(load->getPointerOperand()), bytesOf(load->getType()), tmp});
-      llvm::LoadInst *seen = b.CreateLoad(load->getType(), tmp);
+      llvm::Type *t = load->getType();
+      const uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
+      llvm::Value *seen = nullptr;
+      // (Not for an atomic load: LLVM may not hoist that out of a loop.)
+      if (!load->isAtomic() && bits <= 64 && bits == 8 * dl.getTypeStoreSize(t).getFixedValue() &&
+          (t->isIntOrIntVectorTy() || t->isFPOrFPVectorTy() || t->isPointerTy())) {
+        llvm::Value *v =
+            b.CreateCall(loadValue_, {ctx_, address(load->getPointerOperand()), bytesOf(t)});
+        v = b.CreateTrunc(v, b.getIntNTy(unsigned(bits)));
+        seen = t->isPointerTy() ? b.CreateIntToPtr(v, t) : b.CreateBitCast(v, t);
+      } else {
+        llvm::AllocaInst *tmp = scratch(t);
+        b.CreateCall(load_, {ctx_, address(load->getPointerOperand()), bytesOf(t), tmp});
+        seen = b.CreateLoad(t, tmp);
+      }
       seen->takeName(load);
       load->replaceAllUsesWith(seen);
       load->eraseFromParent();
@@ -107,7 +125,7 @@ private:
 
   llvm::Function &body_;
   SiteTable &sites_;
-  llvm::FunctionCallee load_, store_, sync_;
+  llvm::FunctionCallee load_, loadValue_, store_, sync_;
   llvm::Value *ctx_ = nullptr;
 };
 
