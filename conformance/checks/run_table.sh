@@ -76,9 +76,10 @@ kinds() {
   } | sort -u | paste -sd, -
 }
 
-# The source lines the reports of a log name (FiberCL "at <source>:N", Oclgrind "At line N").
+# The source lines the reports of a log name (FiberCL "at <source>:N" and a race's "the
+# other access: <source>:N", Oclgrind "At line N").
 lines() {
-  { grep -oE 'at <source>:[0-9]+' "$1" | grep -oE '[0-9]+$'
+  { grep -oE '(at|the other access:) <source>:[0-9]+' "$1" | grep -oE '[0-9]+$'
     grep -oE '^	At line [0-9]+' "$1" | grep -oE '[0-9]+$'; } | sort -nu | paste -sd, -
 }
 

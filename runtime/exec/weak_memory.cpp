@@ -10,7 +10,7 @@
 //     store with probability 1/2, and the oldest when 64 are waiting.
 // So two stores become visible in either order, and a message passed without a release
 // (or with a relaxed one) can be seen before its data. After a store the group may also
-// give its worker to another (a yielding launch, with probability 1/2), which then sees
+// give its worker to another (a yielding launch: the scheduler is asked), which then sees
 // memory with part of the group's stores: with FIBERCL_SEED the run is reproducible.
 #include "runtime/exec/weak_memory.hpp"
 
@@ -22,6 +22,7 @@
 #include "fibercl/kernel_abi.h"
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/yield_launch.hpp"
 
 namespace fibercl::exec {
 
@@ -150,9 +151,17 @@ extern "C" void __fibercl_host_weak_store(fcl_group_ctx *ctx, fcl_u64 address, f
     w->drain(w->draw() % w->entries.size());
   if (w->entries.size() > 64)
     w->drain(0);
+  // Another group may look now: the scheduler is asked up to four times to switch
+  // (it moves a progressing group aside at one decision in four).
   auto &g = *reinterpret_cast<fibercl::exec::GroupState *>(ctx->runtime);
-  if (g.yieldGroup && !w->entries.empty() && w->draw() % 2 == 0)
-    __fibercl_host_yield(ctx, site); // another group may look now
+  if (g.yieldGroup && !w->entries.empty())
+    for (int ask = 0; ask < 4; ++ask) {
+      const auto *local = g.yieldGroup->local; // (a resumed group may be on another worker)
+      const uint64_t switches = local->tally.switches;
+      __fibercl_host_yield(ctx, site);
+      if (g.yieldGroup->local != local || local->tally.switches != switches)
+        break;
+    }
 }
 
 extern "C" void __fibercl_host_weak_sync(fcl_group_ctx *ctx, fcl_u64 address, fcl_u64 bytes,

@@ -9,8 +9,9 @@
 //   release store, RMW      -> WEAK_SYNC(..., FCL_RACE_RELEASE if release of device
 //                              scope): everything buffered reaches memory first
 //   memcpy/memset           -> WEAK_SYNC(0, 0, release): all first (they are not weak)
-// and release fences of device scope and barriers drain the buffer (WEAK_SYNC). `tmp` is
-// an alloca of the access's type at the body's entry.
+// and release fences of device scope and barriers drain the buffer (WEAK_SYNC). Loads and
+// stores of work-group scope (or narrower) order nothing for other groups: buffered as
+// relaxed ones are. `tmp` is an alloca of the access's type at the body's entry.
 #include "passes.hpp"
 
 #include <llvm/IR/IRBuilder.h>
@@ -69,7 +70,7 @@ private:
       b.CreateCall(sync_, {ctx_, at, bytes, b.getInt32(all ? FCL_RACE_RELEASE : 0)});
     };
     if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
-      if (!relaxedAtMost(load->getOrdering())) {
+      if (!relaxedAtMost(load->getOrdering()) && !narrow) {
         drain(address(load->getPointerOperand()), bytesOf(load->getType()), false);
         return;
       }
@@ -93,8 +94,8 @@ private:
       load->eraseFromParent();
     } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
       llvm::Value *v = store->getValueOperand();
-      if (!relaxedAtMost(store->getOrdering())) {
-        drain(address(store->getPointerOperand()), bytesOf(v->getType()), !narrow);
+      if (!relaxedAtMost(store->getOrdering()) && !narrow) {
+        drain(address(store->getPointerOperand()), bytesOf(v->getType()), true);
         return;
       }
       llvm::AllocaInst *tmp = scratch(v->getType());
