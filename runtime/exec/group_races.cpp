@@ -87,8 +87,23 @@ struct SharedWord {
 
 constexpr unsigned kPageShift = 12;
 constexpr size_t kWordsPerPage = (size_t(1) << kPageShift) / 4;
+// A page's lock: held for one word's check, contended only when two workers touch
+// the same page at once.
+class PageLock {
+public:
+  void lock() noexcept {
+    while (held_.exchange(true, std::memory_order_acquire))
+      while (held_.load(std::memory_order_relaxed))
+        __builtin_ia32_pause();
+  }
+  void unlock() noexcept { held_.store(false, std::memory_order_release); }
+
+private:
+  std::atomic<bool> held_{false};
+};
+
 struct ShadowPage {
-  std::mutex m;
+  PageLock m;
   SharedWord words[kWordsPerPage] = {};
 };
 
@@ -388,7 +403,7 @@ bool checkGroupRace(GroupState &g, uint32_t site, uint64_t address, uint64_t byt
           valueKnown = false;
       }
       ShadowPage *p = L->page(*me, word >> kPageShift);
-      std::lock_guard<std::mutex> hold(p->m);
+      std::lock_guard<PageLock> hold(p->m);
       SharedWord &w = p->words[(word >> 2) & (kWordsPerPage - 1)];
       raced |= touchWord(*me, w, site, how, mask, v, valueKnown, word, found);
     }

@@ -189,6 +189,22 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
   return k;
 }
 
+// Where both accesses are (and `more` lines), and whether the command fails: what every
+// race report ends with. Returns whether it fails.
+bool endRaceReport(Report &msg, const Runner &r, const std::string &here, const std::string &there,
+                   bool warning, const std::string &more = std::string()) noexcept {
+  if (!here.empty())
+    msg << "  at " << here << "\n";
+  if (!there.empty())
+    msg << "  the other access: " << there << "\n";
+  msg << more;
+  bool fails = !warning && !r.checkContinue;
+  if (fails)
+    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
+  msg.emit();
+  return fails;
+}
+
 [[gnu::cold]] void reportRace(fcl_group_ctx *ctx, GroupState &g, uint32_t site, uint64_t address,
                               uint64_t byte, uint64_t bytes, uint32_t how, uint32_t x, uint32_t y,
                               uint32_t z, const Conflict &k) noexcept {
@@ -222,14 +238,7 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
       << (k.sameValue ? ": the same value; a benign race on this CPU, not on every GPU" : "")
       << (k.staleRead ? ": a plain read may see a stale or torn value (atomic_load would not)" : "")
       << "\n";
-  if (!here.empty())
-    msg << "  at " << here << "\n";
-  if (!there.empty())
-    msg << "  the other access: " << there << "\n";
-  bool fails = !k.warning && !r.checkContinue;
-  if (fails)
-    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
-  msg.emit();
+  const bool fails = endRaceReport(msg, r, here, there, k.warning);
   try {
     JsonReport json("check");
     json.field("kernel", r.kernelName)
@@ -276,20 +285,15 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
            "memory_order_release, or a fence before a relaxed store -- read by an acquire "
            "in the other)";
   msg << "\n";
-  if (!here.empty())
-    msg << "  at " << here << "\n";
-  if (!there.empty())
-    msg << "  the other access: " << there << "\n";
-  if (k.narrowScope) {
-    if (std::string a = siteText(r, k.acquireSite); !a.empty())
-      msg << "  the work-group-scope acquire: " << a << "\n";
-    if (std::string b = siteText(r, k.releaseSite); !b.empty())
-      msg << "  the release it read: " << b << "\n";
+  std::string scope;
+  try {
+    if (std::string a = siteText(r, k.acquireSite); k.narrowScope && !a.empty())
+      scope += "  the work-group-scope acquire: " + a + "\n";
+    if (std::string b = siteText(r, k.releaseSite); k.narrowScope && !b.empty())
+      scope += "  the release it read: " + b + "\n";
+  } catch (...) { // (no memory: the report goes without those lines)
   }
-  bool fails = !k.warning && !r.checkContinue;
-  if (fails)
-    msg << "  the command fails; FIBERCL_CHECK_CONTINUE=1 goes on after such reports\n";
-  msg.emit();
+  const bool fails = endRaceReport(msg, r, here, there, k.warning, scope);
   try {
     JsonReport json("check");
     json.field("kernel", r.kernelName)
