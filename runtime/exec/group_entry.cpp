@@ -19,7 +19,7 @@ bool runGuarded(Runner &r, const Job &job, fcl_group_ctx *ctx, SanFiber *fiber,
     // FIBERCL_CHECK=weak: the group's end drains its store buffer -- still guarded: a
     // buffered store through a bad pointer faults here, as the store would have.
     if (job.range.weakMemory)
-      drainWeakMemory(*reinterpret_cast<GroupState *>(ctx->runtime));
+      endWeakMemory(ctx);
     // A suspendable group may have moved to another worker meanwhile (group_migration.hpp):
     // the runner is the calling thread's now.
     (keep ? *currentRunner() : r).inKernel = 0;

@@ -9,9 +9,10 @@
 //   - one entry drawn at random, with the stores before it to the same bytes, after each
 //     store with probability 1/2, and the oldest when 64 are waiting.
 // So two stores become visible in either order, and a message passed without a release
-// (or with a relaxed one) can be seen before its data. After a store the group may also
-// give its worker to another (a yielding launch: the scheduler is asked), which then sees
-// memory with part of the group's stores: with FIBERCL_SEED the run is reproducible.
+// (or with a relaxed one) can be seen before its data. After a store, and at its end
+// before the last drain, the group may also give its worker to another (a yielding
+// launch: the scheduler is asked), which then sees memory with part of the group's
+// stores: with FIBERCL_SEED the run is reproducible.
 #include "runtime/exec/weak_memory.hpp"
 
 #include <algorithm>
@@ -80,10 +81,30 @@ struct WeakBuffer {
   bool local(uint64_t address) const { return address - localMem < localBytes; }
 };
 
+namespace {
+
+// With stores still buffered, in a yielding launch: another group may look now. The
+// scheduler is asked up to four times to switch (it moves a progressing group aside at
+// one decision in four).
+void offerWindow(fcl_group_ctx *ctx, uint32_t site) noexcept {
+  auto &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  if (!g.yieldGroup || !g.weak || g.weak->entries.empty())
+    return;
+  for (int ask = 0; ask < 4; ++ask) {
+    const auto *local = g.yieldGroup->local; // (a resumed group may be on another worker)
+    const uint64_t switches = local->tally.switches;
+    __fibercl_host_yield(ctx, site);
+    if (g.yieldGroup->local != local || local->tally.switches != switches)
+      break;
+  }
+}
+
 // The buffer of the group running `ctx`, or null.
 WeakBuffer *bufferOf(fcl_group_ctx *ctx) noexcept {
   return reinterpret_cast<GroupState *>(ctx->runtime)->weak.get();
 }
+
+} // namespace
 
 void startWeakMemory(GroupState &g, uint64_t gid, uint64_t seed, uint64_t localBytes) noexcept {
   try {
@@ -105,9 +126,15 @@ void drainWeakMemory(GroupState &g) noexcept {
     g.weak->drainAll();
 }
 
+void endWeakMemory(fcl_group_ctx *ctx) noexcept {
+  offerWindow(ctx, 0); // the group's last stores, not yet seen: a last chance to look
+  drainWeakMemory(*reinterpret_cast<GroupState *>(ctx->runtime));
+}
+
 } // namespace fibercl::exec
 
 using fibercl::exec::bufferOf;
+using fibercl::exec::offerWindow;
 using fibercl::exec::WeakBuffer;
 
 extern "C" void __fibercl_host_weak_load(fcl_group_ctx *ctx, fcl_u64 address, fcl_u64 bytes,
@@ -151,17 +178,7 @@ extern "C" void __fibercl_host_weak_store(fcl_group_ctx *ctx, fcl_u64 address, f
     w->drain(w->draw() % w->entries.size());
   if (w->entries.size() > 64)
     w->drain(0);
-  // Another group may look now: the scheduler is asked up to four times to switch
-  // (it moves a progressing group aside at one decision in four).
-  auto &g = *reinterpret_cast<fibercl::exec::GroupState *>(ctx->runtime);
-  if (g.yieldGroup && !w->entries.empty())
-    for (int ask = 0; ask < 4; ++ask) {
-      const auto *local = g.yieldGroup->local; // (a resumed group may be on another worker)
-      const uint64_t switches = local->tally.switches;
-      __fibercl_host_yield(ctx, site);
-      if (g.yieldGroup->local != local || local->tally.switches != switches)
-        break;
-    }
+  offerWindow(ctx, site);
 }
 
 extern "C" void __fibercl_host_weak_sync(fcl_group_ctx *ctx, fcl_u64 address, fcl_u64 bytes,

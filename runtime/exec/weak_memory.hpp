@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "fibercl/kernel_abi.h"
+
 namespace fibercl::exec {
 
 struct GroupState;
@@ -11,7 +13,10 @@ struct GroupState;
 // Group `gid` starts on `g`: an empty buffer, draws from `seed` and the id. `localBytes`:
 // the group's __local block (stores there through generic pointers are not buffered).
 void startWeakMemory(GroupState &g, uint64_t gid, uint64_t seed, uint64_t localBytes) noexcept;
-// Everything buffered reaches memory (the group ended, or waits for another group).
+// Everything buffered reaches memory (the group waits for another group).
 void drainWeakMemory(GroupState &g) noexcept;
+// The group of `ctx` has run its last work-item: in a yielding launch another group may
+// run first (and see memory without the group's last stores), then everything drains.
+void endWeakMemory(fcl_group_ctx *ctx) noexcept;
 
 } // namespace fibercl::exec

@@ -71,6 +71,18 @@ TEST_F(WeakMemory, MessagePassingWithoutReleaseFailsUnderSomeSeedReproducibly) {
   }
 }
 
+// The same with a plain (volatile) flag: the corpus's plain-store handshake. The writer's
+// last stores are not drained before another group had a chance to run.
+TEST_F(WeakMemory, APlainFlagIsSeenBeforeTheDataUnderSomeSeed) {
+  int stale = 0;
+  for (int seed = 1; seed <= 64; ++seed) {
+    auto [value, seen] =
+        passMessage("*(volatile __global int *)flag = 1", "*(volatile __global int *)flag", seed);
+    stale += seen && value == 0;
+  }
+  EXPECT_GT(stale, 0) << "no seed of 1..64 saw the flag before the data";
+}
+
 TEST_F(WeakMemory, ReleaseAndAcquirePassTheMessageUnderEverySeed) {
   for (int seed = 1; seed <= 64; ++seed) {
     auto [value, seen] =
@@ -78,6 +90,36 @@ TEST_F(WeakMemory, ReleaseAndAcquirePassTheMessageUnderEverySeed) {
                     "atomic_load_explicit(flag, memory_order_acquire, memory_scope_device)", seed);
     if (seen)
       EXPECT_EQ(value, 42) << "seed " << seed;
+  }
+}
+
+// A wait on a volatile load ends once the other group's plain store drains (at its end),
+// in parallel and seeded runs. The writer stores only after the reader started waiting.
+TEST_F(WeakMemory, AVolatileWaitSeesTheFlag) {
+  cl_kernel k = checkedKernel(R"CLC(
+__kernel void vwait(__global int *flag, __global int *out, __global atomic_int *ready) {
+  if (get_local_id(0) != 0) return;
+  if (get_group_id(0) == 0) {
+    while (!atomic_load_explicit(ready, memory_order_acquire, memory_scope_device)) {}
+    *(volatile __global int *)flag = 1;
+  } else {
+    atomic_store_explicit(ready, 1, memory_order_release, memory_scope_device);
+    long n = 0;
+    while (*(volatile __global int *)flag == 0 && n < 200000000L)
+      n++;
+    out[0] = n < 200000000L;
+  }
+})CLC",
+                              "vwait", "weak");
+  for (const char *seed : {"", "1", "2"}) {
+    cl_mem flag = bufferFrom(std::vector<cl_int>{0}), out = bufferFrom(std::vector<cl_int>{-1}),
+           ready = bufferFrom(std::vector<cl_int>{0});
+    setArgs(k, flag, out, ready);
+    ScopedEnv env({{"FIBERCL_SEED", *seed ? std::string(seed) : ScopedEnv::kUnset},
+                   {"FIBERCL_OCCUPANCY", *seed ? std::string("2") : ScopedEnv::kUnset}});
+    Outcome o = launch(k, 8, 4, false);
+    ASSERT_EQ(o.status, CL_COMPLETE) << o.report;
+    EXPECT_EQ(read<cl_int>(out, 1)[0], 1) << "seed '" << seed << "'";
   }
 }
 

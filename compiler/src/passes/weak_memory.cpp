@@ -77,8 +77,9 @@ private:
       llvm::Type *t = load->getType();
       const uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
       llvm::Value *seen = nullptr;
-      // (Not for an atomic load: LLVM may not hoist that out of a loop.)
-      if (!load->isAtomic() && bits <= 64 && bits == 8 * dl.getTypeStoreSize(t).getFixedValue() &&
+      // (Not for an atomic or volatile load: LLVM may not hoist those out of a loop.)
+      if (!load->isAtomic() && !load->isVolatile() && bits <= 64 &&
+          bits == 8 * dl.getTypeStoreSize(t).getFixedValue() &&
           (t->isIntOrIntVectorTy() || t->isFPOrFPVectorTy() || t->isPointerTy())) {
         llvm::Value *v =
             b.CreateCall(loadValue_, {ctx_, address(load->getPointerOperand()), bytesOf(t)});
