@@ -112,6 +112,13 @@ struct ShadowPage {
 struct SyncClock {
   VectorClock wide, narrow;
   uint32_t releaseSite = 0; // its last release
+
+  // A release of `v`: of device scope, or only of a narrower one.
+  void publish(const VectorClock &v, bool narrowScope, uint64_t &work) {
+    if (!narrowScope)
+      join(wide, v, work);
+    join(narrow, v, work);
+  }
 };
 
 // Work on vector clocks after which the launch stops checking races between groups
@@ -144,6 +151,11 @@ struct GroupClock {
     else
       v.insert(at, {id, clock});
     return v;
+  }
+  // An acquire of device scope of what `v` says.
+  void learn(const VectorClock &v, uint64_t &work) {
+    join(known, v, work);
+    join(narrowKnown, v, work);
   }
   bool ordered(uint32_t group, uint32_t epoch) const {
     return group == id || clockOf(known, group) >= epoch;
@@ -239,8 +251,7 @@ void acquireGroupRaces(GroupState &g) noexcept {
     return;
   try {
     std::lock_guard<std::mutex> hold(L->m);
-    join(g.groupClock->known, L->runtimeSync, L->work);
-    join(g.groupClock->narrowKnown, L->runtimeSync, L->work);
+    g.groupClock->learn(L->runtimeSync, L->work);
   } catch (...) {
   }
 }
@@ -257,8 +268,7 @@ void fence(GroupClock &me, uint32_t how) {
     ++me.clock;
   }
   if (how & FCL_RACE_ACQUIRE) {
-    join(me.known, me.pending, work);
-    join(me.narrowKnown, me.pending, work);
+    me.learn(me.pending, work);
   }
 }
 
@@ -276,8 +286,7 @@ void acquire(GroupRaces &L, GroupClock &me, uint32_t site, uint64_t address, uin
     join(me.pending, s.wide, L.work);
   } else {
     if (!(how & FCL_RACE_NARROW)) {
-      join(me.known, s.wide, L.work);
-      join(me.narrowKnown, s.wide, L.work);
+      me.learn(s.wide, L.work);
     }
     if (join(me.narrowKnown, s.narrow, L.work)) {
       me.acquireSite = site;
@@ -296,14 +305,11 @@ void release(GroupRaces &L, GroupClock &me, uint32_t site, uint64_t address, uin
   SyncClock &s = L.syncs[address];
   if (releases) {
     VectorClock mine = me.released();
-    if (!(how & FCL_RACE_NARROW))
-      join(s.wide, mine, L.work);
-    join(s.narrow, mine, L.work);
+    s.publish(mine, how & FCL_RACE_NARROW, L.work);
     s.releaseSite = site;
     ++me.clock;
   } else if (!(how & FCL_RACE_NARROW)) { // relaxed, after a release fence
-    join(s.wide, me.fenced, L.work);
-    join(s.narrow, me.fenced, L.work);
+    s.publish(me.fenced, false, L.work);
   }
   L.account();
 }
