@@ -283,6 +283,7 @@ bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string 
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(SmallVectorScalarizerPass());
           fpm.addPass(WorkItemRangeSplitPass());
+          fpm.addPass(CheckedLoopVersionsPass());
           fpm.addPass(ParallelWorkItemLoopsPass());
           fpm.addPass(MaskedWorkItemVectorizerPass());
         });

@@ -289,16 +289,23 @@ private:
   llvm::Value *localMem_ = nullptr; // ctx->local_mem, likewise
 };
 
+// A load of the launch's table: the same for the whole launch.
+llvm::LoadInst *invariant(llvm::LoadInst *load) {
+  load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(load->getContext(), {}));
+  return load;
+}
+
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
                                   llvm::Value *off, llvm::Value *&start, llvm::Value *&size) {
   llvm::Value *lo, *hi;
   if (o.argument) {
     llvm::Value *entry =
         b.CreateConstGEP1_64(b.getInt8Ty(), table_, *o.argument * sizeof(fcl_check_bounds));
-    lo = b.CreateLoad(b.getInt64Ty(), entry, "check.lo");
-    hi = b.CreateLoad(b.getInt64Ty(),
-                      b.CreateConstGEP1_64(b.getInt8Ty(), entry, offsetof(fcl_check_bounds, hi)),
-                      "check.hi");
+    lo = invariant(b.CreateLoad(b.getInt64Ty(), entry, "check.lo"));
+    hi = invariant(b.CreateLoad(
+        b.getInt64Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), entry, offsetof(fcl_check_bounds, hi)),
+        "check.hi"));
   } else {
     lo = b.getInt64(0);
     hi = b.getInt64(o.bytes);
@@ -311,11 +318,12 @@ llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const O
   size = span;
   llvm::Value *allowed = b.CreateICmpULE(a.bytes, span);
   if (o.argument) {
-    llvm::Value *flags = b.CreateLoad(b.getInt64Ty(),
-                                      b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                                                           *o.argument * sizeof(fcl_check_bounds) +
-                                                               offsetof(fcl_check_bounds, flags)),
-                                      "check.flags");
+    llvm::Value *flags = invariant(b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                             *o.argument * sizeof(fcl_check_bounds) +
+                                 offsetof(fcl_check_bounds, flags)),
+        "check.flags"));
     uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
     allowed = b.CreateAnd(allowed, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
   }
@@ -500,20 +508,27 @@ unsigned BodyChecks::run() {
   if (accesses.empty())
     return 0;
   {
+    // The group's context and the launch's table do not change while the group runs:
+    // invariant loads, which LLVM may hoist out of the work-item loops (and
+    // CheckedLoopVersionsPass then finds the bounds the same in every work-item).
     llvm::IRBuilder<> b(&*body_.getEntryBlock().getFirstInsertionPt());
+    llvm::LLVMContext &c = body_.getContext();
     llvm::Value *ctx = body_.getArg(body_.arg_size() - 4);
-    table_ = b.CreateIntToPtr(
-        b.CreateLoad(b.getInt64Ty(),
-                     b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, checks)),
-                     "checks"),
-        b.getPtrTy());
-    shadow_ = b.CreateLoad(
-        b.getInt64Ty(),
-        b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_shadow)),
-        "local.shadow");
-    localMem_ = b.CreateLoad(
-        b.getInt64Ty(),
-        b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_mem)), "local.mem");
+    auto field = [&](size_t offset, llvm::Type *type, const char *name) {
+      llvm::LoadInst *load =
+          b.CreateLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offset), name);
+      load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(c, {}));
+      return load;
+    };
+    llvm::LoadInst *table = field(offsetof(fcl_group_ctx, checks), b.getPtrTy(), "checks");
+    if (unsigned args = body_.arg_size() - 4; args > 0)
+      table->setMetadata(
+          llvm::LLVMContext::MD_dereferenceable,
+          llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
+                                   b.getInt64(args * sizeof(fcl_check_bounds)))));
+    table_ = table;
+    shadow_ = field(offsetof(fcl_group_ctx, local_shadow), b.getInt64Ty(), "local.shadow");
+    localMem_ = field(offsetof(fcl_group_ctx, local_mem), b.getInt64Ty(), "local.mem");
   }
   unsigned unchecked = 0;
   std::vector<std::pair<const Access *, Object>> checked;

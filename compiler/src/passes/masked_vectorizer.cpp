@@ -322,12 +322,13 @@ unsigned lanesFor(const llvm::Loop &loop, const llvm::TargetTransformInfo &tti) 
   return bits / widest;
 }
 
-// A checked kernel (FIBERCL_CHECK=bounds): LLVM's loop vectoriser cannot take a loop
+// A checked loop (FIBERCL_CHECK=bounds, ...): LLVM's loop vectoriser cannot take a loop
 // with its checks' calls, this pass can (they run lane by lane, and only for lanes whose
-// check failed).
-bool checksAccesses(const llvm::Function &f) {
-  for (const llvm::BasicBlock &bb : f)
-    for (const llvm::Instruction &i : bb)
+// check failed). A loop whose checks were decided before it (checked_loop_versions.cpp)
+// has none left.
+bool checksAccesses(const llvm::Loop &loop) {
+  for (const llvm::BasicBlock *bb : loop.blocks())
+    for (const llvm::Instruction &i : *bb)
       if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
           call && isLaneCheck(call->getCalledFunction()))
         return true;
@@ -349,11 +350,12 @@ llvm::PreservedAnalyses MaskedWorkItemVectorizerPass::run(llvm::Function &f,
     // A vector copy's loops are all taken (LLVM's vectoriser knows nothing of
     // sub-groups); elsewhere those without inner loops are left to LLVM's.
     bool subGroupLanes = f.hasFnAttribute(kSubGroupVectorsAttr);
-    bool laneHelpers = subGroupLanes || checksAccesses(f);
+    bool laneHelpers = false;
     for (llvm::Loop *l : loops.getLoopsInPreorder())
       if (llvm::findOptionMDForLoop(l, kWorkItemLoopMetadata) &&
-          (laneHelpers || !l->getSubLoops().empty())) {
+          (subGroupLanes || checksAccesses(*l) || !l->getSubLoops().empty())) {
         candidate = l;
+        laneHelpers = subGroupLanes || checksAccesses(*l);
         break;
       }
     if (!candidate)

@@ -310,6 +310,12 @@ struct WorkItemRangeSplitPass : llvm::PassInfoMixin<WorkItemRangeSplitPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
 
+// Runs a work-item loop whose bounds and uninit checks can all be decided before it as
+// a copy without them, when they pass (checked_loop_versions.cpp). After the range split.
+struct CheckedLoopVersionsPass : llvm::PassInfoMixin<CheckedLoopVersionsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
+};
+
 // Declares work-item loops parallel to LLVM's loop vectoriser (llvm.loop.parallel_accesses,
 // parallel_work_item_loops.cpp): work-items touch each other's memory only across a
 // barrier, so no dependence between them needs checking. Runs just before it.

@@ -1,0 +1,613 @@
+// CheckedLoopVersionsPass (passes.hpp): FIBERCL_CHECK=bounds and uninit at loop speed.
+//
+// A checked access (access_checks.cpp) is a compare and a branch to a report call, in
+// every work-item. In a work-item loop whose checks all follow the work-item's index in
+// a straight line, the checks of the whole loop can be decided before it:
+//  - bounds: `off - lo <u limit`, with `off` affine in the index (element i of an
+//    argument, of a __local array, ...) and `limit` the same for every work-item, holds
+//    for every index from the first to the last if it holds at both ends and `off` does
+//    not wrap between them (monotone, so its values lie between the two ends);
+//  - uninit: the shadow bytes of a __local read are 0xFF for every work-item if the
+//    whole span they read is 0xFF before the loop: within a group's launch the shadow
+//    only ever goes from 0 to 0xFF, so what is written before the loop stays written.
+// Such a loop is versioned: its preheader tests the conditions for the first and last
+// work-item (and scans the shadow span), and runs either a copy without checks -- the
+// unchecked kernel's loop, for LLVM's loop vectoriser -- or the checked loop, which
+// reports as before. A loop with a check this cannot decide, or a race check (a call
+// per access that records it), is left as it is.
+//
+// Runs in LLVM's O3 pipeline after WorkItemRangeSplitPass (a reduction's `if (lid < s)
+// tmp[lid + s]` is in bounds over [0, s), not over the whole group) and before the
+// vectorisers.
+#include "passes.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fibercl/compiler/debug.hpp"
+#include "fibercl/kernel_abi.h"
+
+namespace fibercl::compiler {
+namespace {
+
+constexpr unsigned kMaxLoopInstructions = 2000;
+constexpr unsigned kMaxVersionsPerFunction = 16;
+
+// One check of the loop: the branch, and which of its successors goes on.
+struct LoopCheck {
+  llvm::BranchInst *branch = nullptr;
+  bool okWhen = true; // the condition's value that skips the report
+  bool uninit = false;
+};
+
+// A part of a line under a zero or sign extension: a line of its own, which must not
+// wrap between the loop's ends (unsigned or signed) for the extension to be one.
+struct Unwrapped {
+  const llvm::SCEV *start;
+  int64_t step;
+  bool isSigned;
+};
+
+// A value of the loop as a line in its index: start + k * step at iteration k (modulo
+// its width), if the parts in `unwrapped` do not wrap.
+struct Line {
+  const llvm::SCEV *start = nullptr;
+  int64_t step = 0;
+  std::vector<Unwrapped> unwrapped;
+};
+
+bool calls(const llvm::BasicBlock &bb, const char *name) {
+  for (const llvm::Instruction &i : bb)
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+      if (const llvm::Function *f = call->getCalledFunction(); f && f->getName() == name)
+        return true;
+  return false;
+}
+
+// The loop's checks; false when one is not a branch to a report of its own, or the loop
+// records races.
+bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &why) {
+  for (llvm::BasicBlock *bb : loop.blocks()) {
+    if (calls(*bb, FIBERCL_HOST_CHECK_RACE)) {
+      why = "it records races";
+      return false;
+    }
+    bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED), uninit = calls(*bb, FIBERCL_HOST_CHECK_UNINIT);
+    if (!bounds && !uninit)
+      continue;
+    llvm::BasicBlock *from = bb->getSinglePredecessor();
+    auto *br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
+    if (bounds == uninit || !br || !br->isConditional() || !loop.contains(from)) {
+      why = "a report not behind a branch of its own";
+      if (debugChannel("check")) {
+        llvm::raw_string_ostream os(why);
+        os << ":\n" << *bb;
+        for (llvm::BasicBlock *p : llvm::predecessors(bb))
+          os << *p;
+      }
+      return false;
+    }
+    checks.push_back({br, br->getSuccessor(0) != bb, uninit});
+  }
+  return true;
+}
+
+// `s` as a line in `loop` (loop-invariant: step 0), built from the loop's affine
+// recurrences with constant steps by sums, constant multiples, truncations and
+// extensions (SCEV cannot always prove that `(long)(uint)(x0 + lid)` does not wrap: the
+// test before the loop does). Steps stay below 2^31 so that (trip - 1) * step fits 64
+// bits (trip < 2^32 is tested before the loop).
+bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Line &line) {
+  constexpr int64_t kMaxStep = int64_t(1) << 31;
+  line = {};
+  if (se.isLoopInvariant(s, &loop)) {
+    line.start = s;
+    return true;
+  }
+  auto small = [&](int64_t step) { return step > -kMaxStep && step < kMaxStep; };
+  if (auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(s)) {
+    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se));
+    if (rec->getLoop() != &loop || !rec->isAffine() || !step ||
+        step->getAPInt().getSignificantBits() > 32)
+      return false;
+    line.start = rec->getStart();
+    line.step = step->getAPInt().getSExtValue();
+    return small(line.step);
+  }
+  if (auto *add = llvm::dyn_cast<llvm::SCEVAddExpr>(s)) {
+    llvm::SmallVector<const llvm::SCEV *, 4> starts;
+    for (const llvm::SCEV *op : add->operands()) {
+      Line part;
+      if (!asLine(op, loop, se, part))
+        return false;
+      starts.push_back(part.start);
+      line.step += part.step;
+      line.unwrapped.insert(line.unwrapped.end(), part.unwrapped.begin(), part.unwrapped.end());
+      if (!small(line.step))
+        return false;
+    }
+    line.start = se.getAddExpr(starts);
+    return true;
+  }
+  if (auto *mul = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
+    auto *factor = llvm::dyn_cast<llvm::SCEVConstant>(mul->getOperand(0));
+    if (mul->getNumOperands() != 2 || !factor || factor->getAPInt().getSignificantBits() > 32 ||
+        !asLine(mul->getOperand(1), loop, se, line))
+      return false;
+    line.start = se.getMulExpr(factor, line.start);
+    line.step *= factor->getAPInt().getSExtValue();
+    return small(line.step);
+  }
+  auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(s);
+  if (!cast || !asLine(cast->getOperand(0), loop, se, line))
+    return false;
+  llvm::Type *type = cast->getType();
+  if (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) {
+    bool isSigned = llvm::isa<llvm::SCEVSignExtendExpr>(s);
+    line.unwrapped.push_back({line.start, line.step, isSigned});
+    line.start = isSigned ? se.getSignExtendExpr(line.start, type)
+                          : se.getZeroExtendExpr(line.start, type);
+    return true;
+  }
+  if (llvm::isa<llvm::SCEVTruncateExpr>(s)) {
+    line.start = se.getTruncateExpr(line.start, type);
+    return type->getIntegerBitWidth() >= 32; // the step, < 2^31, is the same
+  }
+  if (llvm::isa<llvm::SCEVPtrToIntExpr>(s)) {
+    line.start = se.getPtrToIntExpr(line.start, type);
+    return !llvm::isa<llvm::SCEVCouldNotCompute>(line.start);
+  }
+  return false;
+}
+
+// A condition a check's branch needs for the access to go on: `value == okWhen`. A
+// branch on `a && b` (LLVM's logical and, a select) needs both.
+struct Need {
+  llvm::Value *value;
+  bool okWhen;
+  bool uninit;
+};
+
+void needsOf(const LoopCheck &c, std::vector<Need> &needs) {
+  using namespace llvm::PatternMatch;
+  std::vector<std::pair<llvm::Value *, bool>> work{{c.branch->getCondition(), c.okWhen}};
+  while (!work.empty()) {
+    auto [v, okWhen] = work.back();
+    work.pop_back();
+    llvm::Value *a, *b;
+    if ((okWhen && match(v, m_LogicalAnd(m_Value(a), m_Value(b)))) ||
+        (!okWhen && match(v, m_LogicalOr(m_Value(a), m_Value(b))))) {
+      work.push_back({a, okWhen});
+      work.push_back({b, okWhen});
+    } else if (match(v, m_Not(m_Value(a)))) {
+      work.push_back({a, !okWhen});
+    } else {
+      needs.push_back({v, okWhen, c.uninit});
+    }
+  }
+}
+
+class Versioner {
+public:
+  Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at)
+      : loop_(loop), se_(se), expander_(se, loop.getHeader()->getModule()->getDataLayout(),
+                                        "check.version"),
+        at_(at), b_(at) {}
+
+  // Where the conditions are emitted from now on.
+  void emitBefore(llvm::Instruction *at) { at_ = at; }
+  // Whether every need can be decided before the loop (else `why`). Emits nothing.
+  bool decidable(const std::vector<Need> &needs, std::string &why);
+  // The condition under which every need holds in every iteration, emitted before
+  // `at` (after decidable()).
+  llvm::Value *allHold(const std::vector<Need> &needs);
+
+private:
+  enum class Kind { Invariant, Compare, Shadow, Unknown };
+  Kind kindOf(const Need &n, std::string &why);
+  // The loads of the shadow an uninit check compares with -1 (`== -1` when it passes).
+  static bool shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads);
+  llvm::Value *expand(const llvm::SCEV *s) { return expander_.expandCodeFor(s, s->getType(), at_); }
+  // The value at the first and last iteration.
+  void ends(const Line &line, llvm::Value *&first, llvm::Value *&last);
+  llvm::Value *forward(int64_t step, llvm::Value *v0, llvm::Value *vN, bool isSigned);
+  void unwrappedParts(const Line &line);
+  llvm::Value *compareHolds(const Need &n);
+  llvm::Value *shadowWritten(const Need &n);
+  llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
+
+  llvm::Loop &loop_;
+  llvm::ScalarEvolution &se_;
+  llvm::SCEVExpander expander_;
+  llvm::Instruction *at_;
+  llvm::IRBuilder<> b_;
+  llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
+  std::vector<llvm::Value *> conditions_;
+};
+
+bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads) {
+  auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(n.value);
+  if (!cmp || !cmp->isEquality() || (cmp->getPredicate() == llvm::CmpInst::ICMP_EQ) != n.okWhen)
+    return false;
+  llvm::Value *seen = nullptr;
+  for (unsigned i = 0; i < 2; ++i)
+    if (auto *ones = llvm::dyn_cast<llvm::ConstantInt>(cmp->getOperand(1 - i));
+        ones && ones->isAllOnesValue())
+      seen = cmp->getOperand(i);
+  // LLVM may carry a load to the next work-item (tile[x + 1] is the next one's tile[x]):
+  // a phi of the load before the loop and the one in it.
+  llvm::SmallVector<llvm::Value *, 2> values{seen};
+  if (auto *phi = llvm::dyn_cast_or_null<llvm::PHINode>(seen))
+    values.assign(phi->incoming_values().begin(), phi->incoming_values().end());
+  for (llvm::Value *v : values) {
+    auto *load = llvm::dyn_cast_or_null<llvm::LoadInst>(v);
+    if (!load || !load->isSimple())
+      return false;
+    loads.push_back(load);
+  }
+  return true;
+}
+
+Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
+  auto lineKnown = [&](const llvm::SCEV *s, Line &line) {
+    if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
+      return false;
+    for (const Unwrapped &u : line.unwrapped)
+      if (!expander_.isSafeToExpandAt(u.start, at_))
+        return false;
+    return true;
+  };
+  if (loop_.isLoopInvariant(n.value)) {
+    auto *i = llvm::dyn_cast<llvm::Instruction>(n.value);
+    return !i || i->getParent() != at_->getParent() || i->comesBefore(at_) ? Kind::Invariant
+                                                                            : Kind::Unknown;
+  }
+  if (n.uninit) {
+    Line line;
+    llvm::SmallVector<llvm::LoadInst *, 2> loads;
+    bool known = shadowLoads(n, loads);
+    for (llvm::LoadInst *load : loads)
+      known = known && lineKnown(se_.getSCEV(load->getPointerOperand()), line);
+    if (known)
+      return Kind::Shadow;
+    why = "an uninit check of a __local read that is not a line in the work-item's index";
+    if (debugChannel("check")) {
+      llvm::raw_string_ostream os(why);
+      os << ":" << *n.value;
+      for (llvm::LoadInst *load : loads)
+        os << " [" << *se_.getSCEV(load->getPointerOperand()) << "]";
+    }
+    return Kind::Unknown;
+  }
+  auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(n.value);
+  Line lhs, rhs;
+  if (cmp && !cmp->isEquality() && cmp->getOperand(0)->getType()->isIntegerTy() &&
+      lineKnown(se_.getSCEV(cmp->getOperand(0)), lhs) &&
+      lineKnown(se_.getSCEV(cmp->getOperand(1)), rhs) && !(lhs.step && rhs.step))
+    return Kind::Compare;
+  why = "a bounds check whose offset is not a line in the work-item's index";
+  if (debugChannel("check")) {
+    llvm::raw_string_ostream os(why);
+    os << ":" << *n.value;
+    if (cmp)
+      os << " [" << *se_.getSCEV(cmp->getOperand(0)) << " | " << *se_.getSCEV(cmp->getOperand(1))
+         << "]";
+  }
+  return Kind::Unknown;
+}
+
+bool Versioner::decidable(const std::vector<Need> &needs, std::string &why) {
+  if (needs.size() > 256) {
+    why = "too many checks";
+    return false;
+  }
+  for (const Need &n : needs)
+    if (kindOf(n, why) == Kind::Unknown)
+      return false;
+  const llvm::SCEV *taken = se_.getBackedgeTakenCount(&loop_);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || taken->getType()->getIntegerBitWidth() > 64 ||
+      !expander_.isSafeToExpandAt(taken, at_)) {
+    why = "a work-item count not known before the loop";
+    return false;
+  }
+  return true;
+}
+
+void Versioner::ends(const Line &line, llvm::Value *&first, llvm::Value *&last) {
+  first = expand(line.start);
+  if (line.step == 0) {
+    last = first;
+    return;
+  }
+  if (!lastIteration_) {
+    llvm::Value *n = expand(se_.getBackedgeTakenCount(&loop_));
+    b_.SetInsertPoint(at_);
+    lastIteration_ = b_.CreateZExt(n, b_.getInt64Ty(), "check.last.iteration");
+  }
+  b_.SetInsertPoint(at_);
+  llvm::Type *t = first->getType();
+  unsigned bits = t->isPointerTy() ? 64 : t->getIntegerBitWidth();
+  // No wrap between the ends: (last iteration) * |step| < 2^(bits - 1), and asLine's
+  // |step| < 2^31 keeps that product within 64 bits.
+  uint64_t magnitude = uint64_t(line.step < 0 ? -line.step : line.step);
+  conditions_.push_back(b_.CreateICmpULT(
+      lastIteration_, b_.getInt64((uint64_t(1) << (std::min(bits, 64u) - 1)) / magnitude),
+      "check.no.wrap"));
+  llvm::Value *n = lastIteration_;
+  if (t->isPointerTy())
+    last = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(n, b_.getInt64(line.step)));
+  else
+    last = b_.CreateAdd(first, b_.CreateMul(b_.CreateZExtOrTrunc(n, t),
+                                            llvm::ConstantInt::get(t, line.step)));
+}
+
+// Whether `v0` .. `vN`, a line's ends, show it did not wrap (its |step| * trips is below
+// half its range, which ends() tests).
+llvm::Value *Versioner::forward(int64_t step, llvm::Value *v0, llvm::Value *vN, bool isSigned) {
+  b_.SetInsertPoint(at_);
+  if (v0->getType()->isPointerTy()) {
+    v0 = b_.CreatePtrToInt(v0, b_.getInt64Ty());
+    vN = b_.CreatePtrToInt(vN, b_.getInt64Ty());
+  }
+  llvm::CmpInst::Predicate ge = isSigned ? llvm::CmpInst::ICMP_SGE : llvm::CmpInst::ICMP_UGE;
+  return step > 0 ? b_.CreateICmp(ge, vN, v0) : step < 0 ? b_.CreateICmp(ge, v0, vN) : b_.getTrue();
+}
+
+// The parts of `line` under extensions do not wrap.
+void Versioner::unwrappedParts(const Line &line) {
+  for (const Unwrapped &u : line.unwrapped) {
+    llvm::Value *v0, *vN;
+    ends(Line{u.start, u.step, {}}, v0, vN);
+    conditions_.push_back(forward(u.step, v0, vN, u.isSigned));
+  }
+}
+
+// `a pred b` with one side a line in the index and the other the same throughout holds
+// for every iteration if it holds at both ends and the line does not wrap between
+// them, in the compare's signedness.
+llvm::Value *Versioner::compareHolds(const Need &n) {
+  auto *cmp = llvm::cast<llvm::ICmpInst>(n.value);
+  llvm::CmpInst::Predicate pred = n.okWhen ? cmp->getPredicate() : cmp->getInversePredicate();
+  Line lhs, rhs;
+  asLine(se_.getSCEV(cmp->getOperand(0)), loop_, se_, lhs);
+  asLine(se_.getSCEV(cmp->getOperand(1)), loop_, se_, rhs);
+  llvm::Value *l0, *lN, *r0, *rN;
+  ends(lhs, l0, lN);
+  ends(rhs, r0, rN);
+  unwrappedParts(lhs);
+  unwrappedParts(rhs);
+  b_.SetInsertPoint(at_);
+  llvm::Value *ok = b_.CreateAnd(b_.CreateICmp(pred, l0, r0), b_.CreateICmp(pred, lN, rN));
+  bool left = lhs.step != 0;
+  return b_.CreateAnd(ok, forward(left ? lhs.step : rhs.step, left ? l0 : r0, left ? lN : rN,
+                                  llvm::CmpInst::isSigned(pred)));
+}
+
+// uninit: every shadow byte the loop's reads cover is written before it.
+llvm::Value *Versioner::shadowWritten(const Need &n) {
+  llvm::SmallVector<llvm::LoadInst *, 2> loads;
+  shadowLoads(n, loads);
+  llvm::Value *all = nullptr;
+  for (llvm::LoadInst *load : loads) {
+    Line line;
+    asLine(se_.getSCEV(load->getPointerOperand()), loop_, se_, line);
+    llvm::Value *first, *last;
+    ends(line, first, last);
+    unwrappedParts(line);
+    conditions_.push_back(forward(line.step, first, last, false));
+    const llvm::DataLayout &dl = load->getModule()->getDataLayout();
+    b_.SetInsertPoint(at_);
+    llvm::Value *low = line.step < 0 ? last : first, *high = line.step < 0 ? first : last;
+    llvm::Value *span = b_.CreateAdd(b_.CreateSub(b_.CreatePtrToInt(high, b_.getInt64Ty()),
+                                                  b_.CreatePtrToInt(low, b_.getInt64Ty())),
+                                     b_.getInt64(dl.getTypeStoreSize(load->getType())));
+    llvm::Value *written = allWritten(low, span);
+    all = all ? b_.CreateAnd(all, written) : written;
+  }
+  return all;
+}
+
+// Whether the `bytes` shadow bytes from `from` are all 0xFF: an AND of them all, a loop
+// LLVM vectorises, emitted before `at_` (which it moves to a block after the loop).
+llvm::Value *Versioner::allWritten(llvm::Value *from, llvm::Value *bytes) {
+  llvm::BasicBlock *before = at_->getParent();
+  llvm::BasicBlock *after = llvm::SplitBlock(before, at_);
+  llvm::LLVMContext &c = before->getContext();
+  llvm::Function *f = before->getParent();
+  auto *scan = llvm::BasicBlock::Create(c, "check.scan", f, after);
+  before->getTerminator()->eraseFromParent();
+  llvm::IRBuilder<> b(before);
+  b.CreateCondBr(b.CreateICmpEQ(bytes, b.getInt64(0)), after, scan);
+  b.SetInsertPoint(scan);
+  llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "scan.i");
+  llvm::PHINode *all = b.CreatePHI(b.getInt8Ty(), 2, "scan.all");
+  i->addIncoming(b.getInt64(0), before);
+  all->addIncoming(b.getInt8(0xFF), before);
+  llvm::Value *byte = b.CreateLoad(b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), from, i));
+  llvm::Value *nextAll = b.CreateAnd(all, byte);
+  llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
+  i->addIncoming(next, scan);
+  all->addIncoming(nextAll, scan);
+  b.CreateCondBr(b.CreateICmpEQ(next, bytes), after, scan);
+  b.SetInsertPoint(at_);
+  llvm::PHINode *result = b.CreatePHI(b.getInt8Ty(), 2, "scan.result");
+  result->addIncoming(b.getInt8(0xFF), before);
+  result->addIncoming(nextAll, scan);
+  b_.SetInsertPoint(at_);
+  return b_.CreateICmpEQ(result, b_.getInt8(0xFF));
+}
+
+llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
+  std::string ignored;
+  // Scans last: each splits the block at `at_`, after which only `at_`'s block is
+  // written to.
+  for (const Need &n : needs) {
+    Kind kind = kindOf(n, ignored);
+    b_.SetInsertPoint(at_);
+    if (kind == Kind::Invariant)
+      conditions_.push_back(n.okWhen ? n.value : b_.CreateNot(n.value));
+    else if (kind == Kind::Compare)
+      conditions_.push_back(compareHolds(n));
+  }
+  for (const Need &n : needs)
+    if (kindOf(n, ignored) == Kind::Shadow)
+      conditions_.push_back(shadowWritten(n));
+  b_.SetInsertPoint(at_);
+  llvm::Value *all = b_.getTrue();
+  for (llvm::Value *v : conditions_)
+    all = b_.CreateAnd(all, v);
+  return all;
+}
+
+// The same distinct loop ID on two loops would make them one loop to its readers.
+void giveOwnLoopID(llvm::Loop &loop) {
+  llvm::MDNode *id = loop.getLoopID();
+  if (!id)
+    return;
+  llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i)
+    ops.push_back(id->getOperand(i));
+  llvm::MDNode *fresh = llvm::MDNode::getDistinct(id->getContext(), ops);
+  fresh->replaceOperandWith(0, fresh);
+  loop.setLoopID(fresh);
+}
+
+//   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
+//     \--otherwise--> check.checked.ph -> the checked loop -> its exit <------------+
+// (both loops leave to the exit block, whose LCSSA phis take either's values).
+bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopInfo &li,
+             llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why) {
+  llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
+  llvm::BasicBlock *preheader = loop.getLoopPreheader();
+  llvm::BasicBlock *exit = loop.getExitBlock();
+  if (!preheader || !latch || !exit || loop.getExitingBlock() != latch) {
+    why = "a loop of another shape";
+    return false;
+  }
+  std::vector<Need> needs;
+  for (const LoopCheck &c : checks)
+    needsOf(c, needs);
+  Versioner v(loop, se, preheader->getTerminator());
+  if (!v.decidable(needs, why))
+    return false;
+  llvm::formLCSSA(loop, dt, &li, &se);
+  exit = loop.getExitBlock();
+  // The checked loop's own preheader, then the copy's before it.
+  llvm::BasicBlock *checkedPh = llvm::SplitEdge(preheader, header, &dt, &li);
+  checkedPh->setName("check.checked.ph");
+  v.emitBefore(preheader->getTerminator()); // (the split moved the old one to checkedPh)
+  llvm::Value *pass = v.allHold(needs);
+  dt.recalculate(*header->getParent()); // the shadow scans' blocks
+  llvm::BasicBlock *decide = checkedPh->getSinglePredecessor(); // the scans may have split P
+  llvm::ValueToValueMapTy vmap;
+  llvm::SmallVector<llvm::BasicBlock *, 16> cloned;
+  llvm::Loop *fast =
+      llvm::cloneLoopWithPreheader(checkedPh, decide, &loop, vmap, ".fast", &li, &dt, cloned);
+  llvm::remapInstructionsInBlocks(cloned, vmap);
+  giveOwnLoopID(*fast);
+  llvm::BasicBlock *fastPh = fast->getLoopPreheader();
+  fastPh->setName("check.fast.ph");
+  auto *fastLatch = llvm::cast<llvm::BasicBlock>(vmap[latch]);
+  // From here on the CFG changes without DT or LoopInfo (invalidated by the caller).
+  llvm::IRBuilder<> b(decide->getTerminator());
+  b.CreateCondBr(pass, fastPh, checkedPh,
+                 llvm::MDBuilder(b.getContext()).createBranchWeights(1u << 20, 1));
+  decide->getTerminator()->eraseFromParent();
+  // The copy leaves through a block of its own to the exit.
+  auto *fastExit = llvm::BasicBlock::Create(b.getContext(), "check.fast.exit",
+                                            header->getParent(), exit);
+  auto *fastBr = llvm::cast<llvm::BranchInst>(fastLatch->getTerminator());
+  for (unsigned i = 0; i < fastBr->getNumSuccessors(); ++i)
+    if (fastBr->getSuccessor(i) == exit)
+      fastBr->setSuccessor(i, fastExit);
+  llvm::BranchInst::Create(exit, fastExit);
+  for (llvm::PHINode &phi : exit->phis()) {
+    llvm::Value *v = phi.getIncomingValueForBlock(latch);
+    auto mapped = vmap.find(v);
+    phi.addIncoming(mapped != vmap.end() ? static_cast<llvm::Value *>(mapped->second) : v,
+                    fastExit);
+  }
+  // The copy's checks pass.
+  for (const LoopCheck &c : checks) {
+    auto *br = llvm::cast<llvm::BranchInst>(vmap[c.branch]);
+    br->setCondition(llvm::ConstantInt::getBool(b.getContext(), c.okWhen));
+    llvm::ConstantFoldTerminator(br->getParent(), /*DeleteDeadConditions=*/true);
+  }
+  return true;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
+                                                     llvm::FunctionAnalysisManager &fam) {
+  if (!f.getName().starts_with("__fibercl_wg_") || f.hasFnAttribute(kSubGroupVectorsAttr))
+    return llvm::PreservedAnalyses::all();
+  bool report = debugChannel("vectorize");
+  bool changed = false;
+  // Loops already looked at (by header: the checked loop keeps its header).
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> seen;
+  for (unsigned versions = 0; versions < kMaxVersionsPerFunction; ++versions) {
+    auto &li = fam.getResult<llvm::LoopAnalysis>(f);
+    llvm::Loop *candidate = nullptr;
+    std::vector<LoopCheck> checks;
+    std::string why;
+    for (llvm::Loop *loop : li.getLoopsInPreorder()) {
+      if (seen.count(loop->getHeader()) || !llvm::findOptionMDForLoop(loop, kWorkItemLoopMetadata))
+        continue;
+      seen.insert(loop->getHeader());
+      checks.clear();
+      why.clear();
+      unsigned size = 0;
+      for (llvm::BasicBlock *bb : loop->blocks())
+        size += bb->size();
+      if (!findChecks(*loop, checks, why) || checks.empty())
+        ;
+      else if (size > kMaxLoopInstructions || !loop->isLoopSimplifyForm() || !loop->isSafeToClone())
+        why = "a loop this pass does not copy";
+      else {
+        candidate = loop;
+        break;
+      }
+      if (report && !why.empty())
+        llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop not versioned: "
+                     << why << "\n";
+    }
+    if (!candidate)
+      break;
+    bool versioned =
+        version(*candidate, checks, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
+                fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why);
+    if (report)
+      llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
+                   << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +
+                                         " checks decided before it"
+                                   : "not versioned: " + why)
+                   << "\n";
+    if (versioned) {
+      llvm::removeUnreachableBlocks(f);
+      fam.invalidate(f, llvm::PreservedAnalyses::none());
+      changed = true;
+    }
+  }
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+} // namespace fibercl::compiler
