@@ -131,7 +131,7 @@ Kernel::Snapshot Kernel::snapshot() const {
     }
   }
   s.localMemSize = local;
-  if (info_->boundsChecked)
+  if (info_->boundsChecked || info_->racesChecked)
     s.bounds = checkBounds(s);
   return s;
 }
@@ -178,7 +178,56 @@ std::vector<fcl_check_bounds> Kernel::checkBounds(const Snapshot &s) const {
       break;
     }
   }
+  markRaceFree(s, bounds);
   return bounds;
+}
+
+// FIBERCL_CHECK=races: an argument the kernel only reads, or accesses at an offset of
+// each work-item's own, is race-free when no other argument reaches its bytes (two the
+// kernel only reads may overlap). Not knowing where an argument reaches (an SVM pointer
+// outside any allocation) rules out every other.
+void Kernel::markRaceFree(const Snapshot &s, std::vector<fcl_check_bounds> &bounds) const {
+  uint64_t readOnly = info_->raceReadOnlyArgs, candidates = readOnly | info_->raceOwnOffsetArgs;
+  if (!info_->racesChecked || candidates == 0)
+    return;
+  constexpr uint64_t kAnywhere = uint64_t(1) << 62;
+  struct Range {
+    uint64_t start = 0, end = 0; // empty: a NULL argument
+    bool known = true;
+  };
+  std::vector<Range> ranges(args_.size());
+  size_t memIndex = 0;
+  for (size_t i = 0; i < args_.size(); ++i) {
+    compiler::ArgKind kind = info_->args[i].kind;
+    bool pointer =
+        kind == compiler::ArgKind::GlobalPointer || kind == compiler::ArgKind::ConstantPointer;
+    if ((pointer || kind == compiler::ArgKind::Image || kind == compiler::ArgKind::Pipe) &&
+        args_[i].mem)
+      ++memIndex;
+    if (!pointer)
+      continue;
+    uint64_t base = args_[i].mem ? s.mems[memIndex - 1]->kernelAddress() : args_[i].address;
+    const fcl_check_bounds &b = bounds[i];
+    if (b.hi == kAnywhere)
+      ranges[i].known = false;
+    else if (args_[i].mem || args_[i].address)
+      ranges[i] = {base + b.lo, base + b.hi, true};
+  }
+  for (size_t i = 0; i < args_.size() && i < 64; ++i) {
+    if (!(candidates >> i & 1) || !ranges[i].known)
+      continue;
+    bool apart = true;
+    for (size_t j = 0; j < args_.size() && apart; ++j) {
+      if (j == i || (!ranges[j].known ? false : ranges[j].start == ranges[j].end))
+        continue;
+      bool bothRead = j < 64 && (readOnly >> i & 1) && (readOnly >> j & 1);
+      bool overlap = !ranges[j].known ||
+                     (ranges[i].start < ranges[j].end && ranges[j].start < ranges[i].end);
+      apart = !overlap || bothRead;
+    }
+    if (apart)
+      bounds[i].flags |= FCL_CHECK_RACE_FREE;
+  }
 }
 
 } // namespace fibercl::runtime

@@ -62,7 +62,8 @@ public:
     void **args = nullptr;
     std::vector<Ref<Mem>> mems; // kept alive until the command is done
     uint64_t localMemSize = 0;
-    // FIBERCL_CHECK=bounds (KernelInfo::boundsChecked): where each argument may reach.
+    // FIBERCL_CHECK=bounds or races (KernelInfo::boundsChecked, racesChecked): where each
+    // argument may reach, and which are race-free.
     std::vector<fcl_check_bounds> bounds;
   };
   Snapshot snapshot() const;
@@ -80,6 +81,7 @@ public:
 
 private:
   std::vector<fcl_check_bounds> checkBounds(const Snapshot &s) const;
+  void markRaceFree(const Snapshot &s, std::vector<fcl_check_bounds> &bounds) const;
 
   SchedulingOverrides scheduling_;
   struct Arg {

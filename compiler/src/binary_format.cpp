@@ -13,7 +13,7 @@ constexpr char kMagic[8] = {'F', 'I', 'B', 'E', 'R', 'C', 'L', '\0'};
 // regions; 7: small-code-model objects; 8: yield points skip a null yield state (older
 // code would dereference it: unscheduled launches now pass none); 9: sub-group sizes
 // and sub-group barrier sites.
-constexpr uint32_t kFormatVersion = 13;
+constexpr uint32_t kFormatVersion = 14;
 constexpr uint32_t kLLVMMajor = LLVM_VERSION_MAJOR;
 
 class Writer {
@@ -82,6 +82,8 @@ void writeKernel(Writer &w, const KernelInfo &k) {
         uint32_t(k.subGroupVectors) << 3 | uint32_t(k.boundsChecked) << 4 |
         uint32_t(k.uninitChecked) << 5 | uint32_t(k.racesChecked) << 6 |
         uint32_t(k.weakMemory) << 7);
+  w.u64(k.raceReadOnlyArgs);
+  w.u64(k.raceOwnOffsetArgs);
   w.u32(k.subGroupSize);
   w.u32(k.requiredSubGroupSize);
   w.u32(uint32_t(k.sites.size()));
@@ -127,6 +129,8 @@ KernelInfo readKernel(Reader &r) {
   k.uninitChecked = scheduling & 32;
   k.racesChecked = scheduling & 64;
   k.weakMemory = scheduling & 128;
+  k.raceReadOnlyArgs = r.u64();
+  k.raceOwnOffsetArgs = r.u64();
   k.subGroupSize = r.u32();
   k.requiredSubGroupSize = r.u32();
   uint32_t sites = r.u32();

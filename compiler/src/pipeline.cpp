@@ -392,6 +392,11 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
     k.racesChecked = checks.races;
     k.weakMemory = checks.weak;
     k.sites = sites.byKernel[k.name];
+    if (body->hasFnAttribute(kRaceFreeArgsAttr)) {
+      auto [readOnly, own] = body->getFnAttribute(kRaceFreeArgsAttr).getValueAsString().split(',');
+      readOnly.getAsInteger(10, k.raceReadOnlyArgs);
+      own.getAsInteger(10, k.raceOwnOffsetArgs);
+    }
     body->getFnAttribute(kSubGroupSizeAttr).getValueAsString().getAsInteger(10, k.subGroupSize);
     body->getFnAttribute(kLocalSizeAttr).getValueAsString().getAsInteger(10, k.staticLocalSize);
   }

@@ -90,6 +90,11 @@ typedef struct fcl_check_bounds {
 } fcl_check_bounds;
 #define FCL_CHECK_NO_READ 1u
 #define FCL_CHECK_NO_WRITE 2u
+/* FIBERCL_CHECK=races: set by the runtime on an argument the kernel only reads, or
+ * accesses each work-item at an offset of its own, when no other argument's range
+ * overlaps it (one the kernel only reads may overlap another such): its accesses cannot
+ * race and are not recorded (access_checks.cpp, KernelInfo::raceFreeArgs). */
+#define FCL_CHECK_RACE_FREE 4u
 
 /* FIBERCL_HOST_CHECK_RACE's `how`. */
 #define FCL_RACE_READ 1u

@@ -51,6 +51,7 @@
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_functions.hpp"
+#include "race_free_arguments.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -287,6 +288,7 @@ private:
   llvm::Value *table_ = nullptr;    // ctx->checks, loaded at the body's entry
   llvm::Value *shadow_ = nullptr;   // ctx->local_shadow, likewise
   llvm::Value *localMem_ = nullptr; // ctx->local_mem, likewise
+  RaceFreeArguments raceFree_;      // races: arguments whose accesses may go unrecorded
 };
 
 // A load of the launch's table: the same for the whole launch.
@@ -475,6 +477,32 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
       body_, a.inst, a.writes ? SiteInfo::Kind::BoundsWrite : SiteInfo::Kind::BoundsRead,
       o ? o->what : std::string(), 0);
   unsigned n = body_.arg_size() - 4;
+  if (o && o->argument && !atomic &&
+      ((raceFree_.readOnly | raceFree_.ownOffset) >> *o->argument & 1)) {
+    // Recorded only when the launch did not find the argument race-free.
+    llvm::Value *flags = invariant(b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                             *o->argument * sizeof(fcl_check_bounds) +
+                                 offsetof(fcl_check_bounds, flags)),
+        "race.flags"));
+    llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
+    if (raceFree_.ownOffset >> *o->argument & 1) { // a 1-D launch
+      llvm::Value *ctx = body_.getArg(n);
+      for (unsigned d = 0; d < 3; ++d) { // (x: its ids fit 31 bits, for `(int)get_global_id(0)`)
+        llvm::Value *size = invariant(b.CreateLoad(
+            b.getInt64Ty(),
+            b.CreateConstGEP1_64(b.getInt8Ty(), ctx,
+                                 offsetof(fcl_group_ctx, global_size) + d * sizeof(fcl_u64))));
+        free = b.CreateAnd(free, d == 0 ? b.CreateICmpULE(size, b.getInt64(uint64_t(1) << 31))
+                                        : b.CreateICmpEQ(size, b.getInt64(1)));
+      }
+    }
+    llvm::Instruction *record = llvm::SplitBlockAndInsertIfThen(
+        b.CreateNot(free, "race.recorded"), a.inst, false,
+        llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
+    b.SetInsertPoint(record);
+  }
   llvm::Value *address = b.CreatePtrToInt(a.pointer, b.getInt64Ty());
   llvm::FunctionCallee check = reportFunction(*body_.getParent(), HostFunction::CHECK_RACE);
   b.CreateCall(check, {body_.getArg(n), b.getInt32(site), address, a.bytes, b.getInt32(how), value,
@@ -562,6 +590,21 @@ unsigned BodyChecks::run() {
       checkWritten(*a, o ? &*o : nullptr);
   // Last, so that an access the bounds skip is not raced either.
   if (races_) {
+    std::vector<RaceAccess> described;
+    for (auto &[a, o] : raced) {
+      unsigned as = a->pointer->getType()->getPointerAddressSpace();
+      auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(a->bytes);
+      auto *load = llvm::dyn_cast<llvm::LoadInst>(a->inst);
+      auto *store = llvm::dyn_cast<llvm::StoreInst>(a->inst);
+      described.push_back({a->pointer, bytes ? bytes->getZExtValue() : 0, a->writes,
+                           (load && load->isSimple()) || (store && store->isSimple()),
+                           as != kLocalAddressSpace && !mayBePrivate(a->pointer),
+                           o ? o->argument : std::nullopt, o.has_value()});
+    }
+    raceFree_ = findRaceFreeArguments(body_, described);
+    if (raceFree_.readOnly | raceFree_.ownOffset)
+      body_.addFnAttr(kRaceFreeArgsAttr, std::to_string(raceFree_.readOnly) + "," +
+                                             std::to_string(raceFree_.ownOffset));
     for (auto &[a, o] : raced)
       checkRace(*a, o ? &*o : nullptr);
     std::vector<llvm::FenceInst *> fences;

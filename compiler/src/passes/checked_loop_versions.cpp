@@ -82,20 +82,21 @@ bool calls(const llvm::BasicBlock &bb, const char *name) {
   return false;
 }
 
-// The loop's checks; false when one is not a branch to a report of its own, or the loop
-// records races.
+// The loop's checks; false when one is not a branch to a report of its own. A race
+// check behind a branch (an argument the launch may find race-free) is one; one that
+// every work-item makes stays in both copies.
 bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &why) {
   for (llvm::BasicBlock *bb : loop.blocks()) {
-    if (calls(*bb, FIBERCL_HOST_CHECK_RACE)) {
-      why = "it records races";
-      return false;
-    }
     bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED), uninit = calls(*bb, FIBERCL_HOST_CHECK_UNINIT);
-    if (!bounds && !uninit)
+    bool race = calls(*bb, FIBERCL_HOST_CHECK_RACE);
+    if (!bounds && !uninit && !race)
       continue;
     llvm::BasicBlock *from = bb->getSinglePredecessor();
     auto *br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
-    if (bounds == uninit || !br || !br->isConditional() || !loop.contains(from)) {
+    bool guarded = br && br->isConditional() && loop.contains(from);
+    if (race && !bounds && !uninit && (!guarded || !loop.isLoopInvariant(br->getCondition())))
+      continue;
+    if (int(bounds) + int(uninit) + int(race) != 1 || !guarded) {
       why = "a report not behind a branch of its own";
       if (debugChannel("check")) {
         llvm::raw_string_ostream os(why);

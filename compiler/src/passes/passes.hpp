@@ -72,6 +72,9 @@ inline constexpr const char *kYieldsAttr = "fibercl-yields";               // ha
 inline constexpr const char *kMayBlockAttr = "fibercl-may-block";      // has a loop that may spin
 inline constexpr const char *kCooperativeAttr = "fibercl-cooperative"; // cooperative kernel
 inline constexpr const char *kRegionsAttr = "fibercl-regions";         // barriers as N regions
+// FIBERCL_CHECK=races: the arguments AccessChecksPass found race-free candidates, as
+// "<read-only mask>,<own-offset mask>" (KernelInfo::raceReadOnlyArgs, raceOwnOffsetArgs).
+inline constexpr const char *kRaceFreeArgsAttr = "fibercl-race-free-args";
 inline constexpr const char *kSubGroupSizeAttr = "fibercl-sub-group-size"; // S (work-items)
 inline constexpr const char *kSubGroupYieldsAttr =
     "fibercl-sub-group-yields"; // (sub_group_yields.cpp)

@@ -105,6 +105,12 @@ struct KernelInfo {
   bool uninitChecked = false;
   // Built with FIBERCL_CHECK=races: its __local and __global accesses call CHECK_RACE.
   bool racesChecked = false;
+  // ... and of its pointer arguments (bit i: argument i), those it only reads, and those
+  // each work-item of a 1-D launch accesses at an offset of its own: the runtime marks
+  // them FCL_CHECK_RACE_FREE when no other argument overlaps them, and their accesses
+  // are not recorded (compiler/src/passes/race_free_arguments.hpp).
+  uint64_t raceReadOnlyArgs = 0;
+  uint64_t raceOwnOffsetArgs = 0;
   // Built with FIBERCL_CHECK=weak: its __global accesses go through store buffers.
   bool weakMemory = false;
   std::vector<SiteInfo> sites; // barrier and yield sites, by id

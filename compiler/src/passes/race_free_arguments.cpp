@@ -1,0 +1,233 @@
+// findRaceFreeArguments (race_free_arguments.hpp).
+#include "race_free_arguments.hpp"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <cstddef>
+
+#include "fibercl/compiler/debug.hpp"
+#include "fibercl/kernel_abi.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace fibercl::compiler {
+namespace {
+
+// c * f1 * f2 ... (c a constant) in a sum.
+struct Term {
+  int64_t coefficient;
+  llvm::SmallVector<const llvm::SCEV *, 2> factors;
+};
+
+// `s` times `scale` as a sum of terms (a constant times a sum is distributed).
+bool termsOf(const llvm::SCEV *s, std::vector<Term> &out, int64_t scale = 1) {
+  constexpr int64_t kLimit = int64_t(1) << 40;
+  if (auto *add = llvm::dyn_cast<llvm::SCEVAddExpr>(s)) {
+    for (const llvm::SCEV *op : add->operands())
+      if (!termsOf(op, out, scale))
+        return false;
+    return true;
+  }
+  Term t{scale, {}};
+  auto constant = [&](const llvm::SCEV *x) {
+    auto *c = llvm::dyn_cast<llvm::SCEVConstant>(x);
+    if (!c || c->getAPInt().getSignificantBits() > 32)
+      return false;
+    t.coefficient *= c->getAPInt().getSExtValue();
+    return t.coefficient < kLimit && t.coefficient > -kLimit;
+  };
+  if (auto *mul = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
+    for (const llvm::SCEV *op : mul->operands())
+      if (llvm::isa<llvm::SCEVConstant>(op)) {
+        if (!constant(op))
+          return false;
+      } else {
+        t.factors.push_back(op);
+      }
+    if (t.factors.size() == 1 && llvm::isa<llvm::SCEVAddExpr>(t.factors[0]))
+      return termsOf(t.factors[0], out, t.coefficient);
+  } else if (llvm::isa<llvm::SCEVConstant>(s)) {
+    if (!constant(s))
+      return false;
+  } else {
+    t.factors.push_back(s);
+  }
+  out.push_back(t);
+  return true;
+}
+
+class Offsets {
+public:
+  Offsets(llvm::Function &body, llvm::ScalarEvolution &se) : body_(body), se_(se) {
+    n_ = body.arg_size() - 4;
+  }
+
+  // Whether `offset` is `c * get_global_id(0) + k`, k the same for the whole launch
+  // (perhaps through a narrower integer: `(int)get_global_id(0)`); `stride` = c.
+  bool ownPerWorkItem(const llvm::SCEV *offset, int64_t &stride) const {
+    std::vector<Term> terms;
+    if (!termsOf(offset, terms))
+      return false;
+    int64_t x = 0, groups = 0;
+    const llvm::SCEV *narrow = nullptr;
+    int64_t narrowScale = 0;
+    for (const Term &t : terms) {
+      if (t.factors.empty() || llvm::all_of(t.factors, [&](auto *f) { return uniform(f); }))
+        continue;
+      if (t.factors.size() == 1 && isLocalX(t.factors[0]))
+        x += t.coefficient;
+      else if (t.factors.size() == 2 && ((isGroup(t.factors[0]) && isGroupSize(t.factors[1])) ||
+                                         (isGroup(t.factors[1]) && isGroupSize(t.factors[0]))))
+        groups += t.coefficient;
+      else if (t.factors.size() == 1 && !narrow && extension(t.factors[0]))
+        narrow = t.factors[0], narrowScale = t.coefficient;
+      else
+        return false;
+    }
+    if (narrow) {
+      // C * ext(gid + k'): gid + k' differs between work-items in any narrower width
+      // the launch's global size fits (the runtime allows 2^31 at most).
+      int64_t inner = 0;
+      if (x || groups ||
+          !ownPerWorkItem(llvm::cast<llvm::SCEVCastExpr>(narrow)->getOperand(0), inner) ||
+          inner != 1)
+        return false;
+      stride = narrowScale;
+      return true;
+    }
+    if (x != groups || x == 0)
+      return false;
+    stride = x;
+    return true;
+  }
+
+private:
+  bool extension(const llvm::SCEV *s) const {
+    auto *cast = llvm::dyn_cast<llvm::SCEVIntegralCastExpr>(s);
+    return cast && (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) &&
+           cast->getOperand()->getType()->getIntegerBitWidth() >= 32;
+  }
+  // `s` without truncations and zero extensions of it.
+  static const llvm::SCEV *stripped(const llvm::SCEV *s) {
+    while (llvm::isa<llvm::SCEVTruncateExpr>(s) || llvm::isa<llvm::SCEVZeroExtendExpr>(s))
+      s = llvm::cast<llvm::SCEVCastExpr>(s)->getOperand(0);
+    return s;
+  }
+  // A load of the group's context at `field`.
+  bool contextField(const llvm::SCEV *s, size_t field) const {
+    auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(stripped(s));
+    auto *load = u ? llvm::dyn_cast<llvm::LoadInst>(u->getValue()) : nullptr;
+    return load && contextOffset(load) == int64_t(field);
+  }
+  bool isLocalX(const llvm::SCEV *s) const {
+    auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(stripped(s));
+    return u && u->getValue() == body_.getArg(n_ + 1);
+  }
+  bool isGroup(const llvm::SCEV *s) const {
+    return contextField(s, offsetof(fcl_group_ctx, group_id));
+  }
+  bool isGroupSize(const llvm::SCEV *s) const {
+    return contextField(s, offsetof(fcl_group_ctx, enqueued_local_size));
+  }
+  // The offset in the group's context a load reads at, or -1.
+  int64_t contextOffset(const llvm::LoadInst *load) const {
+    const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
+    llvm::APInt offset(64, 0);
+    const llvm::Value *base =
+        load->getPointerOperand()->stripAndAccumulateConstantOffsets(dl, offset, true);
+    return base == body_.getArg(n_) ? offset.getSExtValue() : -1;
+  }
+  // The same in every work-item of the launch: built from constants, the kernel's
+  // arguments and the launch's sizes and offsets.
+  bool uniform(const llvm::SCEV *s) const {
+    return !llvm::SCEVExprContains(s, [&](const llvm::SCEV *x) {
+      if (llvm::isa<llvm::SCEVAddRecExpr>(x))
+        return true;
+      auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(x);
+      if (!u)
+        return false;
+      if (auto *arg = llvm::dyn_cast<llvm::Argument>(u->getValue()))
+        return arg->getParent() != &body_ || arg->getArgNo() >= n_;
+      auto *load = llvm::dyn_cast<llvm::LoadInst>(u->getValue());
+      if (!load)
+        return true;
+      int64_t at = contextOffset(load);
+      auto within = [&](size_t field, size_t bytes) {
+        return at >= int64_t(field) && at < int64_t(field + bytes);
+      };
+      return !(within(offsetof(fcl_group_ctx, global_offset), 3 * 8) ||
+               within(offsetof(fcl_group_ctx, global_size), 3 * 8) ||
+               within(offsetof(fcl_group_ctx, enqueued_local_size), 3 * 8) ||
+               within(offsetof(fcl_group_ctx, num_groups), 3 * 8) ||
+               at == int64_t(offsetof(fcl_group_ctx, work_dim)));
+    });
+  }
+
+  llvm::Function &body_;
+  llvm::ScalarEvolution &se_;
+  unsigned n_;
+};
+
+} // namespace
+
+RaceFreeArguments findRaceFreeArguments(llvm::Function &body,
+                                        const std::vector<RaceAccess> &accesses) {
+  RaceFreeArguments found;
+  unsigned n = body.arg_size() - 4;
+  if (n > 64)
+    return found;
+  // An access of unknown origin may reach any argument's memory.
+  for (const RaceAccess &a : accesses)
+    if (a.global && !a.knownObject)
+      return found;
+  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(body.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(tlii);
+  llvm::AssumptionCache ac(body);
+  llvm::DominatorTree dt(body);
+  llvm::LoopInfo li(dt);
+  llvm::ScalarEvolution se(body, tli, ac, dt, li);
+  Offsets offsets(body, se);
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::Argument *arg = body.getArg(i);
+    auto *type = llvm::dyn_cast<llvm::PointerType>(arg->getType());
+    if (!type || (type->getAddressSpace() != 1 && type->getAddressSpace() != 2))
+      continue;
+    bool reads = true, own = true;
+    const llvm::SCEV *common = nullptr;
+    uint64_t bytes = 0;
+    for (const RaceAccess &a : accesses) {
+      if (a.argument != i)
+        continue;
+      if (!a.plain)
+        reads = own = false;
+      reads = reads && !a.writes;
+      if (!own)
+        continue;
+      const llvm::SCEV *offset = se.getMinusSCEV(se.getSCEV(a.pointer), se.getSCEV(arg));
+      if (llvm::isa<llvm::SCEVCouldNotCompute>(offset) || (common && offset != common) ||
+          !a.bytes || (bytes && a.bytes != bytes))
+        own = false;
+      common = offset;
+      bytes = a.bytes;
+    }
+    int64_t stride = 0;
+    if (debugChannel("check") && !reads && common)
+      llvm::errs() << "FiberCL: races: argument " << i << " at offset " << *common << "\n";
+    if (reads)
+      found.readOnly |= uint64_t(1) << i;
+    else if (own && common && offsets.ownPerWorkItem(common, stride) &&
+             uint64_t(stride < 0 ? -stride : stride) >= bytes)
+      found.ownOffset |= uint64_t(1) << i;
+  }
+  return found;
+}
+
+} // namespace fibercl::compiler

@@ -1,0 +1,133 @@
+// FIBERCL_CHECK=races leaves unrecorded the accesses of an argument the kernel only
+// reads, or accesses at an offset of each work-item's own in a 1-D launch, when the
+// launch finds no other argument overlapping it (compiler/src/passes/
+// race_free_arguments.hpp, runtime/kernel.cpp's markRaceFree). What must still be
+// reported: the same buffer given as two arguments, overlapping sub-buffers, an own
+// offset in a 2-D launch, an offset of the local id alone.
+#include <gtest/gtest.h>
+
+#include <CL/cl.h>
+
+#include <string>
+#include <vector>
+
+#include "checked_fixture.hpp"
+
+namespace {
+
+using fcltest::countOf;
+using fcltest::ScopedEnv;
+
+class RaceFreeArguments : public fcltest::Checked {
+protected:
+  // Launches `k` over `global` x `rows` work-items in groups of 16 x 1 (the command
+  // goes on after a report).
+  Outcome launch2D(cl_kernel k, size_t global, size_t rows) {
+    ScopedEnv env({{"FIBERCL_CHECK_CONTINUE", "1"}});
+    Outcome o;
+    const size_t g[2] = {global, rows}, l[2] = {16, 1};
+    ::testing::internal::CaptureStderr();
+    cl_event ev = nullptr;
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, 2, nullptr, g, l, 0, nullptr, &ev);
+    clFinish(queue_);
+    o.report = ::testing::internal::GetCapturedStderr();
+    EXPECT_CL(err);
+    if (ev) {
+      keep(ev);
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status, nullptr);
+    }
+    return o;
+  }
+};
+
+constexpr const char *kShift = R"CLC(__kernel void shift(__global const int* in, __global int* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i + 1];
+})CLC";
+
+// Apart, the two arguments are race-free and the result is the shifted input.
+TEST_F(RaceFreeArguments, SeparateBuffersReportNothing) {
+  cl_kernel k = checkedKernel(kShift, "shift", "races");
+  const size_t n = 256;
+  std::vector<cl_int> in(n + 1);
+  for (size_t i = 0; i <= n; ++i)
+    in[i] = cl_int(i * 7);
+  cl_mem a = bufferFrom(in), b = buffer(n * sizeof(cl_int));
+  setArgs(k, a, b);
+  Outcome o = launch(k, n, 64, false);
+  EXPECT_EQ(o.report, "");
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> out = read<cl_int>(b, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], in[i + 1]) << i;
+}
+
+// The same buffer as both arguments: work-item i reads what i + 1 writes.
+TEST_F(RaceFreeArguments, OneBufferAsBothArgumentsIsARace) {
+  cl_kernel k = checkedKernel(kShift, "shift", "races");
+  const size_t n = 64;
+  cl_mem both = bufferFrom(std::vector<cl_int>(n + 1, 3));
+  setArgs(k, both, both);
+  Outcome o = launch(k, n, 64, true);
+  EXPECT_GE(countOf(o.report, "data race on __global memory"), 1u) << o.report;
+  EXPECT_NE(o.report.find("<source>:3 (read of argument 0 'in')"), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("<source>:3 (write of argument 1 'out')"), std::string::npos)
+      << o.report;
+}
+
+// A sub-buffer of the buffer the other argument is: they overlap.
+TEST_F(RaceFreeArguments, OverlappingSubBufferIsARace) {
+  cl_kernel k = checkedKernel(kShift, "shift", "races");
+  const size_t n = 64;
+  cl_mem whole = bufferFrom(std::vector<cl_int>(n + 1, 3));
+  cl_buffer_region first{0, n * sizeof(cl_int)};
+  cl_int err = CL_SUCCESS;
+  cl_mem sub =
+      clCreateSubBuffer(whole, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
+  ASSERT_CL(err);
+  atTearDown([sub] { clReleaseMemObject(sub); });
+  setArgs(k, whole, sub);
+  Outcome o = launch(k, n, 64, true);
+  EXPECT_GE(countOf(o.report, "data race on __global memory"), 1u) << o.report;
+}
+
+// Each work-item's own element in 1-D; in 2-D, work-items (x, 0) and (x, 1) write the
+// same element: a race between their groups.
+TEST_F(RaceFreeArguments, OwnOffsetOfXIsARaceInA2DLaunch) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void rows(__global int* out) {
+  out[get_global_id(0)] = (int)get_global_id(1) + 1;
+})CLC",
+                              "rows", "races");
+  const size_t n = 64;
+  cl_mem out = buffer(n * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome one = launch2D(k, n, 1);
+  EXPECT_EQ(one.report, "");
+  EXPECT_EQ(read<cl_int>(out, n), std::vector<cl_int>(n, 1));
+  Outcome two = launch2D(k, n, 2);
+  EXPECT_GE(countOf(two.report, "data race between work-groups on __global memory"), 1u)
+      << two.report;
+}
+
+// `(int)get_global_id(0)` is still each work-item's own; the local id alone is not:
+// every group writes the same 16 elements.
+TEST_F(RaceFreeArguments, LocalIdAloneIsNotAnOwnOffset) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void own(__global int* a, __global int* b) {
+  int i = (int)get_global_id(0);
+  a[i] = i;
+  b[get_local_id(0)] = (int)get_group_id(0);
+})CLC",
+                              "own", "races");
+  const size_t n = 64;
+  cl_mem a = buffer(n * sizeof(cl_int)), b = buffer(16 * sizeof(cl_int));
+  setArgs(k, a, b);
+  Outcome o = launch(k, n, 16, true);
+  EXPECT_GE(countOf(o.report, "data race between work-groups on __global memory"), 1u)
+      << o.report;
+  EXPECT_EQ(o.report.find("argument 0 'a'"), std::string::npos) << o.report;
+  std::vector<cl_int> got = read<cl_int>(a, n);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], cl_int(i));
+}
+
+} // namespace
