@@ -232,7 +232,8 @@ private:
   llvm::Value *forward(int64_t step, llvm::Value *v0, llvm::Value *vN, bool isSigned);
   void unwrappedParts(const Line &line);
   llvm::Value *compareHolds(const Need &n);
-  llvm::Value *shadowWritten(const Need &n);
+  // The shadow spans the loop's reads cover (added to spans_).
+  void shadowSpans(const Need &n);
   llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
 
   llvm::Loop &loop_;
@@ -242,6 +243,7 @@ private:
   llvm::IRBuilder<> b_;
   llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
   std::vector<llvm::Value *> conditions_;
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> spans_; // shadow: first byte, bytes
 };
 
 bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads) {
@@ -403,10 +405,9 @@ llvm::Value *Versioner::compareHolds(const Need &n) {
 }
 
 // uninit: every shadow byte the loop's reads cover is written before it.
-llvm::Value *Versioner::shadowWritten(const Need &n) {
+void Versioner::shadowSpans(const Need &n) {
   llvm::SmallVector<llvm::LoadInst *, 2> loads;
   shadowLoads(n, loads);
-  llvm::Value *all = nullptr;
   for (llvm::LoadInst *load : loads) {
     Line line;
     asLine(se_.getSCEV(load->getPointerOperand()), loop_, se_, line);
@@ -417,13 +418,10 @@ llvm::Value *Versioner::shadowWritten(const Need &n) {
     const llvm::DataLayout &dl = load->getModule()->getDataLayout();
     b_.SetInsertPoint(at_);
     llvm::Value *low = line.step < 0 ? last : first, *high = line.step < 0 ? first : last;
-    llvm::Value *span = b_.CreateAdd(b_.CreateSub(b_.CreatePtrToInt(high, b_.getInt64Ty()),
-                                                  b_.CreatePtrToInt(low, b_.getInt64Ty())),
-                                     b_.getInt64(dl.getTypeStoreSize(load->getType())));
-    llvm::Value *written = allWritten(low, span);
-    all = all ? b_.CreateAnd(all, written) : written;
+    spans_.emplace_back(low, b_.CreateAdd(b_.CreateSub(b_.CreatePtrToInt(high, b_.getInt64Ty()),
+                                                       b_.CreatePtrToInt(low, b_.getInt64Ty())),
+                                          b_.getInt64(dl.getTypeStoreSize(load->getType()))));
   }
-  return all;
 }
 
 // Whether the `bytes` shadow bytes from `from` are all 0xFF: an AND of them all, a loop
@@ -458,8 +456,7 @@ llvm::Value *Versioner::allWritten(llvm::Value *from, llvm::Value *bytes) {
 
 llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
   std::string ignored;
-  // Scans last: each splits the block at `at_`, after which only `at_`'s block is
-  // written to.
+  // Everything is expanded before the shadow scans split the block at `at_`.
   for (const Need &n : needs) {
     Kind kind = kindOf(n, ignored);
     b_.SetInsertPoint(at_);
@@ -467,10 +464,11 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
       conditions_.push_back(n.okWhen ? n.value : b_.CreateNot(n.value));
     else if (kind == Kind::Compare)
       conditions_.push_back(compareHolds(n));
+    else if (kind == Kind::Shadow)
+      shadowSpans(n);
   }
-  for (const Need &n : needs)
-    if (kindOf(n, ignored) == Kind::Shadow)
-      conditions_.push_back(shadowWritten(n));
+  for (auto [from, bytes] : spans_)
+    conditions_.push_back(allWritten(from, bytes));
   b_.SetInsertPoint(at_);
   llvm::Value *all = b_.getTrue();
   for (llvm::Value *v : conditions_)
