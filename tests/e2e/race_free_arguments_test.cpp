@@ -109,6 +109,28 @@ TEST_F(RaceFreeArguments, OwnOffsetOfXIsARaceInA2DLaunch) {
       << two.report;
 }
 
+// `out[y * w + x]`: each work-item's own element while a row (w) is at least the
+// launch's width; narrower rows overlap, and work-items of different rows write the
+// same element.
+TEST_F(RaceFreeArguments, RowsOfA2DLaunchAreOwnOffsetsUnlessTheyOverlap) {
+  cl_kernel k = checkedKernel(R"CLC(__kernel void grid(uint w, __global int* out) {
+  out[get_global_id(1) * w + get_global_id(0)] = (int)get_global_id(1) + 1;
+})CLC",
+                              "grid", "races");
+  const size_t n = 32, rows = 4;
+  cl_mem out = buffer(n * rows * sizeof(cl_int));
+  setArgs(k, cl_uint(n), out);
+  Outcome apart = launch2D(k, n, rows);
+  EXPECT_EQ(apart.report, "");
+  std::vector<cl_int> got = read<cl_int>(out, n * rows);
+  for (size_t i = 0; i < n * rows; ++i)
+    ASSERT_EQ(got[i], cl_int(i / n + 1)) << i;
+  setArgs(k, cl_uint(n / 2), out);
+  Outcome overlapping = launch2D(k, n, rows);
+  EXPECT_GE(countOf(overlapping.report, "data race between work-groups on __global memory"), 1u)
+      << overlapping.report;
+}
+
 // `(int)get_global_id(0)` is still each work-item's own; the local id alone is not:
 // every group writes the same 16 elements.
 TEST_F(RaceFreeArguments, LocalIdAloneIsNotAnOwnOffset) {

@@ -487,15 +487,28 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
                                  offsetof(fcl_check_bounds, flags)),
         "race.flags"));
     llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
-    if (raceFree_.ownOffset >> *o->argument & 1) { // a 1-D launch
-      llvm::Value *ctx = body_.getArg(n);
-      for (unsigned d = 0; d < 3; ++d) { // (x: its ids fit 31 bits, for `(int)get_global_id(0)`)
-        llvm::Value *size = invariant(b.CreateLoad(
+    if (raceFree_.ownOffset >> *o->argument & 1) {
+      // Own offsets in a 1-D launch, or in 2-D rows that do not overlap; ids that fit
+      // 31 bits (for `(int)get_global_id(0)`).
+      llvm::Value *ctx = body_.getArg(n), *size[3];
+      for (unsigned d = 0; d < 3; ++d)
+        size[d] = invariant(b.CreateLoad(
             b.getInt64Ty(),
             b.CreateConstGEP1_64(b.getInt8Ty(), ctx,
                                  offsetof(fcl_group_ctx, global_size) + d * sizeof(fcl_u64))));
-        free = b.CreateAnd(free, d == 0 ? b.CreateICmpULE(size, b.getInt64(uint64_t(1) << 31))
-                                        : b.CreateICmpEQ(size, b.getInt64(1)));
+      llvm::Value *limit = b.getInt64(uint64_t(1) << 31);
+      free = b.CreateAnd(free, b.CreateICmpULE(size[0], limit));
+      free = b.CreateAnd(free, b.CreateICmpEQ(size[2], b.getInt64(1)));
+      auto row = raceFree_.rowBytes.find(*o->argument);
+      if (row == raceFree_.rowBytes.end()) {
+        free = b.CreateAnd(free, b.CreateICmpEQ(size[1], b.getInt64(1)));
+      } else {
+        int64_t stride = raceFree_.stride.at(*o->argument);
+        llvm::Value *r = b.CreateSExtOrTrunc(row->second, b.getInt64Ty());
+        llvm::Value *rowSpan = b.CreateMul(size[0], b.getInt64(uint64_t(stride < 0 ? -stride : stride)));
+        free = b.CreateAnd(free, b.CreateICmpULE(size[1], limit));
+        free = b.CreateAnd(free, b.CreateICmpUGE(r, rowSpan));
+        free = b.CreateAnd(free, b.CreateICmpULE(r, b.getInt64(uint64_t(1) << 32)));
       }
     }
     llvm::Instruction *record = llvm::SplitBlockAndInsertIfThen(

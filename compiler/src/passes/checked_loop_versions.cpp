@@ -106,7 +106,15 @@ bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &w
       }
       return false;
     }
-    checks.push_back({br, br->getSuccessor(0) != bb, uninit});
+    bool okWhen = br->getSuccessor(0) != bb;
+    auto same = std::find_if(checks.begin(), checks.end(),
+                             [&](const LoopCheck &c) { return c.branch == br; });
+    if (same == checks.end()) {
+      checks.push_back({br, okWhen, uninit});
+    } else if (same->okWhen != okWhen || same->uninit != uninit) {
+      why = "two checks on the two sides of one branch";
+      return false;
+    }
   }
   return true;
 }
@@ -546,7 +554,9 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopI
   }
   // The copy's checks pass.
   for (const LoopCheck &c : checks) {
-    auto *br = llvm::cast<llvm::BranchInst>(vmap[c.branch]);
+    auto *br = llvm::cast_or_null<llvm::BranchInst>(vmap.lookup(c.branch));
+    if (!br || !br->isConditional())
+      continue;
     br->setCondition(llvm::ConstantInt::getBool(b.getContext(), c.okWhen));
     llvm::ConstantFoldTerminator(br->getParent(), /*DeleteDeadConditions=*/true);
   }

@@ -10,6 +10,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <cstddef>
 
@@ -71,42 +72,76 @@ public:
   }
 
   // Whether `offset` is `c * get_global_id(0) + k`, k the same for the whole launch
-  // (perhaps through a narrower integer: `(int)get_global_id(0)`); `stride` = c.
-  bool ownPerWorkItem(const llvm::SCEV *offset, int64_t &stride) const {
+  // (perhaps through a narrower integer: `(int)get_global_id(0)`), or
+  // `c * get_global_id(0) + r * get_global_id(1) + k` with r the same for the whole
+  // launch (a row's bytes: a kernel argument times a constant); `stride` = c, `row` = r
+  // (null in 1-D).
+  bool ownPerWorkItem(const llvm::SCEV *offset, int64_t &stride, const llvm::SCEV *&row) const {
+    row = nullptr;
     std::vector<Term> terms;
     if (!termsOf(offset, terms))
       return false;
-    int64_t x = 0, groups = 0;
+    int64_t x = 0, groupsX = 0;
+    const llvm::SCEV *y = nullptr, *groupsY = nullptr;
     const llvm::SCEV *narrow = nullptr;
     int64_t narrowScale = 0;
     for (const Term &t : terms) {
-      if (t.factors.empty() || llvm::all_of(t.factors, [&](auto *f) { return uniform(f); }))
+      // The term's factors that name the work-item, and its multiplier.
+      llvm::SmallVector<const llvm::SCEV *, 4> ids;
+      llvm::SmallVector<const llvm::SCEV *, 4> by{
+          se_.getConstant(offset->getType(), uint64_t(t.coefficient), true)};
+      for (const llvm::SCEV *f : t.factors)
+        (uniform(f) ? by : ids).push_back(f);
+      const llvm::SCEV *multiplier = se_.getMulExpr(by);
+      auto constant = llvm::dyn_cast<llvm::SCEVConstant>(multiplier);
+      auto pair = [&](unsigned d) {
+        return ids.size() == 2 && ((isGroup(ids[0], d) && isGroupSize(ids[1], d)) ||
+                                   (isGroup(ids[1], d) && isGroupSize(ids[0], d)));
+      };
+      if (ids.empty())
         continue;
-      if (t.factors.size() == 1 && isLocalX(t.factors[0]))
-        x += t.coefficient;
-      else if (t.factors.size() == 2 && ((isGroup(t.factors[0]) && isGroupSize(t.factors[1])) ||
-                                         (isGroup(t.factors[1]) && isGroupSize(t.factors[0]))))
-        groups += t.coefficient;
-      else if (t.factors.size() == 1 && !narrow && extension(t.factors[0]))
-        narrow = t.factors[0], narrowScale = t.coefficient;
+      if (ids.size() == 1 && isLocal(ids[0], 0) && constant)
+        x += constant->getAPInt().getSExtValue();
+      else if (pair(0) && constant)
+        groupsX += constant->getAPInt().getSExtValue();
+      else if (ids.size() == 1 && isLocal(ids[0], 1) && !y)
+        y = multiplier;
+      else if (pair(1) && !groupsY)
+        groupsY = multiplier;
+      else if (ids.size() == 1 && t.factors.size() == 1 && !narrow && extension(ids[0]))
+        narrow = ids[0], narrowScale = t.coefficient;
       else
         return false;
     }
+    if (y != groupsY || (y && !onlyArguments(y)))
+      return false;
     if (narrow) {
       // C * ext(gid + k'): gid + k' differs between work-items in any narrower width
       // the launch's global size fits (the runtime allows 2^31 at most).
       int64_t inner = 0;
-      if (x || groups ||
-          !ownPerWorkItem(llvm::cast<llvm::SCEVCastExpr>(narrow)->getOperand(0), inner) ||
-          inner != 1)
+      const llvm::SCEV *innerRow = nullptr;
+      if (x || groupsX || y ||
+          !ownPerWorkItem(llvm::cast<llvm::SCEVCastExpr>(narrow)->getOperand(0), inner,
+                          innerRow) ||
+          inner != 1 || innerRow)
         return false;
       stride = narrowScale;
       return true;
     }
-    if (x != groups || x == 0)
+    if (x != groupsX || x == 0)
       return false;
     stride = x;
+    row = y;
     return true;
+  }
+
+  // Built from constants and the kernel's arguments alone (computable at its entry).
+  bool onlyArguments(const llvm::SCEV *s) const {
+    return !llvm::SCEVExprContains(s, [&](const llvm::SCEV *x) {
+      auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(x);
+      auto *arg = u ? llvm::dyn_cast<llvm::Argument>(u->getValue()) : nullptr;
+      return u && !(arg && arg->getParent() == &body_ && arg->getArgNo() < n_);
+    });
   }
 
 private:
@@ -127,15 +162,15 @@ private:
     auto *load = u ? llvm::dyn_cast<llvm::LoadInst>(u->getValue()) : nullptr;
     return load && contextOffset(load) == int64_t(field);
   }
-  bool isLocalX(const llvm::SCEV *s) const {
+  bool isLocal(const llvm::SCEV *s, unsigned d) const {
     auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(stripped(s));
-    return u && u->getValue() == body_.getArg(n_ + 1);
+    return u && u->getValue() == body_.getArg(n_ + 1 + d);
   }
-  bool isGroup(const llvm::SCEV *s) const {
-    return contextField(s, offsetof(fcl_group_ctx, group_id));
+  bool isGroup(const llvm::SCEV *s, unsigned d) const {
+    return contextField(s, offsetof(fcl_group_ctx, group_id) + d * sizeof(fcl_u64));
   }
-  bool isGroupSize(const llvm::SCEV *s) const {
-    return contextField(s, offsetof(fcl_group_ctx, enqueued_local_size));
+  bool isGroupSize(const llvm::SCEV *s, unsigned d) const {
+    return contextField(s, offsetof(fcl_group_ctx, enqueued_local_size) + d * sizeof(fcl_u64));
   }
   // The offset in the group's context a load reads at, or -1.
   int64_t contextOffset(const llvm::LoadInst *load) const {
@@ -219,13 +254,21 @@ RaceFreeArguments findRaceFreeArguments(llvm::Function &body,
       bytes = a.bytes;
     }
     int64_t stride = 0;
+    const llvm::SCEV *row = nullptr;
     if (debugChannel("check") && !reads && common)
       llvm::errs() << "FiberCL: races: argument " << i << " at offset " << *common << "\n";
-    if (reads)
+    if (reads) {
       found.readOnly |= uint64_t(1) << i;
-    else if (own && common && offsets.ownPerWorkItem(common, stride) &&
-             uint64_t(stride < 0 ? -stride : stride) >= bytes)
+    } else if (own && common && offsets.ownPerWorkItem(common, stride, row) &&
+               uint64_t(stride < 0 ? -stride : stride) >= bytes) {
+      if (row) {
+        llvm::SCEVExpander expander(se, body.getParent()->getDataLayout(), "race.row");
+        llvm::Instruction *at = &*body.getEntryBlock().getFirstInsertionPt();
+        found.rowBytes[i] = expander.expandCodeFor(row, row->getType(), at);
+      }
       found.ownOffset |= uint64_t(1) << i;
+      found.stride[i] = stride;
+    }
   }
   return found;
 }

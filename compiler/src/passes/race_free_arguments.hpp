@@ -7,7 +7,9 @@
 //    it) races with nothing reached through it;
 //  - an argument every access of which is at the same offset `c * get_global_id(0) + k`
 //    (k the same for the whole launch, |c| at least the access's size) is touched by each
-//    work-item of a 1-D launch at bytes of its own.
+//    work-item of a 1-D launch at bytes of its own; so is one at `c * get_global_id(0) +
+//    r * get_global_id(1) + k` in a 2-D launch whose rows do not overlap (r >= c * the
+//    global size in x: `out[y * width + x]`).
 // Both hold only if nothing else reaches those bytes: no access of the kernel may have
 // a pointer of unknown origin (loaded from memory, selected between objects), and at
 // launch no other argument may overlap the argument's range (the runtime tests that,
@@ -15,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -37,7 +40,12 @@ struct RaceAccess {
 
 struct RaceFreeArguments {
   uint64_t readOnly = 0;  // bit i: argument i is only read
-  uint64_t ownOffset = 0; // bit i: each work-item of a 1-D launch at its own offset
+  uint64_t ownOffset = 0; // bit i: each work-item at its own offset, if:
+  // its offset's step in get_global_id(0) (|stride| >= the access's bytes), and in 2-D
+  // the step in get_global_id(1) (rowBytes; computed at the body's entry), which must be
+  // at least stride times the launch's global size in x. Without rowBytes: 1-D only.
+  std::map<unsigned, int64_t> stride;
+  std::map<unsigned, llvm::Value *> rowBytes;
 };
 
 // `body`: a kernel body (kernel arguments, then ctx, x, y, z), after inlining.
