@@ -28,12 +28,32 @@ struct Term {
   llvm::SmallVector<const llvm::SCEV *, 2> factors;
 };
 
+// get_global_id(d) for d > 0 is `work_dim > d ? id : 0`, and `id` is 0 too when the
+// launch has fewer dimensions (group, local id and offset 0): the id alone.
+const llvm::SCEV *throughDimensionTest(const llvm::SCEV *s, llvm::ScalarEvolution &se) {
+  auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(s);
+  auto *select = u ? llvm::dyn_cast<llvm::SelectInst>(u->getValue()) : nullptr;
+  auto *zero = select ? llvm::dyn_cast<llvm::ConstantInt>(select->getFalseValue()) : nullptr;
+  auto *test = select ? llvm::dyn_cast<llvm::ICmpInst>(select->getCondition()) : nullptr;
+  auto *dims = test ? llvm::dyn_cast<llvm::LoadInst>(test->getOperand(0)) : nullptr;
+  if (!zero || !zero->isZero() || !dims || !llvm::isa<llvm::ConstantInt>(test->getOperand(1)))
+    return s;
+  const llvm::DataLayout &dl = select->getModule()->getDataLayout();
+  llvm::APInt offset(64, 0);
+  dims->getPointerOperand()->stripAndAccumulateConstantOffsets(dl, offset, true);
+  if (offset != offsetof(fcl_group_ctx, work_dim) || !select->getType()->isIntegerTy())
+    return s;
+  return se.getSCEV(select->getTrueValue());
+}
+
 // `s` times `scale` as a sum of terms (a constant times a sum is distributed).
-bool termsOf(const llvm::SCEV *s, std::vector<Term> &out, int64_t scale = 1) {
+bool termsOf(const llvm::SCEV *s, std::vector<Term> &out, llvm::ScalarEvolution &se,
+             int64_t scale = 1) {
+  s = throughDimensionTest(s, se);
   constexpr int64_t kLimit = int64_t(1) << 40;
   if (auto *add = llvm::dyn_cast<llvm::SCEVAddExpr>(s)) {
     for (const llvm::SCEV *op : add->operands())
-      if (!termsOf(op, out, scale))
+      if (!termsOf(op, out, se, scale))
         return false;
     return true;
   }
@@ -46,15 +66,28 @@ bool termsOf(const llvm::SCEV *s, std::vector<Term> &out, int64_t scale = 1) {
     return t.coefficient < kLimit && t.coefficient > -kLimit;
   };
   if (auto *mul = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
-    for (const llvm::SCEV *op : mul->operands())
+    const llvm::SCEV *sum = nullptr; // one factor that is a sum is distributed
+    for (const llvm::SCEV *op : mul->operands()) {
+      op = throughDimensionTest(op, se);
       if (llvm::isa<llvm::SCEVConstant>(op)) {
         if (!constant(op))
           return false;
+      } else if (llvm::isa<llvm::SCEVAddExpr>(op) && !sum) {
+        sum = op;
       } else {
         t.factors.push_back(op);
       }
-    if (t.factors.size() == 1 && llvm::isa<llvm::SCEVAddExpr>(t.factors[0]))
-      return termsOf(t.factors[0], out, t.coefficient);
+    }
+    if (sum) {
+      std::vector<Term> parts;
+      if (!termsOf(sum, parts, se, t.coefficient))
+        return false;
+      for (Term &p : parts) {
+        p.factors.append(t.factors.begin(), t.factors.end());
+        out.push_back(p);
+      }
+      return true;
+    }
   } else if (llvm::isa<llvm::SCEVConstant>(s)) {
     if (!constant(s))
       return false;
@@ -79,7 +112,7 @@ public:
   bool ownPerWorkItem(const llvm::SCEV *offset, int64_t &stride, const llvm::SCEV *&row) const {
     row = nullptr;
     std::vector<Term> terms;
-    if (!termsOf(offset, terms))
+    if (!termsOf(offset, terms, se_))
       return false;
     int64_t x = 0, groupsX = 0;
     const llvm::SCEV *y = nullptr, *groupsY = nullptr;
@@ -90,8 +123,15 @@ public:
       llvm::SmallVector<const llvm::SCEV *, 4> ids;
       llvm::SmallVector<const llvm::SCEV *, 4> by{
           se_.getConstant(offset->getType(), uint64_t(t.coefficient), true)};
-      for (const llvm::SCEV *f : t.factors)
-        (uniform(f) ? by : ids).push_back(f);
+      // (A group's size is uniform, but pairs with the group's id.)
+      bool sizesOnly = true;
+      for (const llvm::SCEV *f : t.factors) {
+        bool size = isGroupSize(f, 0) || isGroupSize(f, 1);
+        (uniform(f) && !size ? by : ids).push_back(f);
+        sizesOnly = sizesOnly && (size || uniform(f));
+      }
+      if (sizesOnly)
+        continue;
       const llvm::SCEV *multiplier = se_.getMulExpr(by);
       auto constant = llvm::dyn_cast<llvm::SCEVConstant>(multiplier);
       auto pair = [&](unsigned d) {
