@@ -27,6 +27,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
@@ -475,8 +476,24 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
     else if (kind == Kind::Shadow)
       shadowSpans(n);
   }
-  for (auto [from, bytes] : spans_)
-    conditions_.push_back(allWritten(from, bytes));
+  // One scan from the lowest span's start to the highest one's end: more bytes than the
+  // reads cover if the spans have gaps (then perhaps the checked loop for nothing), but
+  // one scan's set-up instead of one per read (a reduction's tree step reads two
+  // adjacent spans, a stencil's five overlapping ones).
+  if (!spans_.empty()) {
+    b_.SetInsertPoint(at_);
+    llvm::Value *low = nullptr, *high = nullptr;
+    for (auto [from, bytes] : spans_) {
+      llvm::Value *start = b_.CreatePtrToInt(from, b_.getInt64Ty());
+      llvm::Value *end = b_.CreateAdd(start, bytes);
+      low = low ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, low, start) : start;
+      high = high ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, end) : end;
+    }
+    llvm::Value *from = spans_.front().first;
+    llvm::Value *first = b_.CreateGEP(
+        b_.getInt8Ty(), from, b_.CreateSub(low, b_.CreatePtrToInt(from, b_.getInt64Ty())));
+    conditions_.push_back(allWritten(first, b_.CreateSub(high, low)));
+  }
   b_.SetInsertPoint(at_);
   llvm::Value *all = b_.getTrue();
   for (llvm::Value *v : conditions_)
