@@ -203,24 +203,28 @@ std::shared_ptr<GroupRaces> makeGroupRaces(uint64_t localBytes) {
 }
 
 void startGroupRaces(GroupState &g, GroupRaces *launch, uint64_t gid) noexcept {
-  g.groupRaces = nullptr;
-  g.groupClock = nullptr;
-  if (!launch)
-    return;
-  try {
-    std::lock_guard<std::mutex> hold(launch->m);
-    if (launch->runs.size() >= UINT32_MAX - 1)
-      return;
-    auto run = std::make_unique<GroupClock>();
-    run->id = uint32_t(launch->runs.size());
-    run->gid = gid;
-    g.groupClock = run.get();
-    launch->runs.push_back(std::move(run));
-    g.groupRaces = launch;
-  } catch (...) {
-    g.groupClock = nullptr;
-  }
+  g.groupRaces = launch;
+  g.groupClock = nullptr; // made when first needed (runClock)
+  g.groupRacesGid = gid;
 }
+
+namespace {
+
+// The group's clock, made at its first recorded access or synchronisation: a group
+// whose accesses all went unrecorded (race-free arguments) costs nothing here. With
+// L.m held; null when there is no memory or no id left for it.
+GroupClock *runClock(GroupRaces &L, GroupState &g) {
+  if (!g.groupClock && L.runs.size() < UINT32_MAX - 1) {
+    auto run = std::make_unique<GroupClock>();
+    run->id = uint32_t(L.runs.size());
+    run->gid = g.groupRacesGid;
+    g.groupClock = run.get();
+    L.runs.push_back(std::move(run));
+  }
+  return g.groupClock;
+}
+
+} // namespace
 
 void endGroupRaces(GroupState &g) noexcept {
   if (GroupClock *c = g.groupClock) { // its accesses' records name it: it stays
@@ -235,10 +239,12 @@ void endGroupRaces(GroupState &g) noexcept {
 
 void releaseGroupRaces(GroupState &g) noexcept {
   GroupRaces *L = g.groupRaces;
-  if (!L || !g.groupClock)
+  if (!L)
     return;
   try {
     std::lock_guard<std::mutex> hold(L->m);
+    if (!runClock(*L, g))
+      return;
     join(L->runtimeSync, g.groupClock->released(), L->work);
     ++g.groupClock->clock;
   } catch (...) {
@@ -247,10 +253,12 @@ void releaseGroupRaces(GroupState &g) noexcept {
 
 void acquireGroupRaces(GroupState &g) noexcept {
   GroupRaces *L = g.groupRaces;
-  if (!L || !g.groupClock)
+  if (!L)
     return;
   try {
     std::lock_guard<std::mutex> hold(L->m);
+    if (!runClock(*L, g))
+      return;
     g.groupClock->learn(L->runtimeSync, L->work);
   } catch (...) {
   }
@@ -376,10 +384,15 @@ bool touchWord(GroupClock &me, SharedWord &w, uint32_t site, uint32_t how, uint8
 bool checkGroupRace(GroupState &g, uint32_t site, uint64_t address, uint64_t bytes, uint32_t how,
                     uint64_t value, GroupRace &found) noexcept {
   GroupRaces *L = g.groupRaces;
-  GroupClock *me = g.groupClock;
-  if (!L || !me || (how & FCL_RACE_LOCAL) || L->gaveUp.load(std::memory_order_relaxed))
+  if (!L || (how & FCL_RACE_LOCAL) || L->gaveUp.load(std::memory_order_relaxed))
     return false;
   try {
+    if (!g.groupClock) {
+      std::lock_guard<std::mutex> hold(L->m);
+      if (!runClock(*L, g))
+        return false;
+    }
+    GroupClock *me = g.groupClock;
     if (bytes == 0) {
       fence(*me, how);
       return false;

@@ -68,7 +68,8 @@ struct GroupState {
   // ... and between groups: the launch's record and this group's clock in it (null when
   // the kernel does not check races).
   GroupRaces *groupRaces = nullptr;
-  GroupClock *groupClock = nullptr;
+  GroupClock *groupClock = nullptr; // made at the group's first recorded access
+  uint64_t groupRacesGid = 0;
   // FIBERCL_CHECK=weak: the group's store buffer (made at a group's start; null when
   // the kernel does not use it or there was no memory for it).
   std::shared_ptr<WeakBuffer> weak;
