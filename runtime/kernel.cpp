@@ -221,8 +221,8 @@ void Kernel::markRaceFree(const Snapshot &s, std::vector<fcl_check_bounds> &boun
       if (j == i || (!ranges[j].known ? false : ranges[j].start == ranges[j].end))
         continue;
       bool bothRead = j < 64 && (readOnly >> i & 1) && (readOnly >> j & 1);
-      bool overlap = !ranges[j].known ||
-                     (ranges[i].start < ranges[j].end && ranges[j].start < ranges[i].end);
+      bool overlap =
+          !ranges[j].known || (ranges[i].start < ranges[j].end && ranges[j].start < ranges[i].end);
       apart = !overlap || bothRead;
     }
     if (apart)

@@ -361,7 +361,7 @@ bool finalizeExecutable(llvm::Module &m, const BuildOptions &options,
         mpm.addPass(CooperativePass(sites));
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(cleanupForAnalysis()));
         mpm.addPass(NarrowScopesPass()); // after cleanup: a constant scope's branch is gone
-        if (checks.any()) // pointers are SSA values now, traceable to their objects
+        if (checks.any())                // pointers are SSA values now, traceable to their objects
           mpm.addPass(AccessChecksPass(sites, checks.bounds, checks.uninit, checks.races,
                                        checks.weak, builtinsArguments));
         mpm.addPass(YieldPointsPass(sites));

@@ -43,11 +43,15 @@ protected:
   };
   // Launches `k` over `global`/`local` (1-D), with FIBERCL_CHECK_CONTINUE as given.
   Outcome launch(cl_kernel k, size_t global, size_t local, bool goOn) {
+    return launchND(k, 1, &global, &local, goOn);
+  }
+  Outcome launchND(cl_kernel k, cl_uint dims, const size_t *global, const size_t *local,
+                   bool goOn) {
     ScopedEnv env({{"FIBERCL_CHECK_CONTINUE", goOn ? "1" : "0"}});
     Outcome o;
     cl_event ev = nullptr;
     ::testing::internal::CaptureStderr();
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev);
+    cl_int err = clEnqueueNDRangeKernel(queue_, k, dims, nullptr, global, local, 0, nullptr, &ev);
     clFinish(queue_);
     o.report = ::testing::internal::GetCapturedStderr();
     EXPECT_CL(err);

@@ -23,24 +23,13 @@ protected:
   // Launches `k` over `global` x `rows` work-items in groups of 16 x 1 (the command
   // goes on after a report).
   Outcome launch2D(cl_kernel k, size_t global, size_t rows) {
-    ScopedEnv env({{"FIBERCL_CHECK_CONTINUE", "1"}});
-    Outcome o;
     const size_t g[2] = {global, rows}, l[2] = {16, 1};
-    ::testing::internal::CaptureStderr();
-    cl_event ev = nullptr;
-    cl_int err = clEnqueueNDRangeKernel(queue_, k, 2, nullptr, g, l, 0, nullptr, &ev);
-    clFinish(queue_);
-    o.report = ::testing::internal::GetCapturedStderr();
-    EXPECT_CL(err);
-    if (ev) {
-      keep(ev);
-      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof o.status, &o.status, nullptr);
-    }
-    return o;
+    return launchND(k, 2, g, l, true);
   }
 };
 
-constexpr const char *kShift = R"CLC(__kernel void shift(__global const int* in, __global int* out) {
+constexpr const char *kShift =
+    R"CLC(__kernel void shift(__global const int* in, __global int* out) {
   size_t i = get_global_id(0);
   out[i] = in[i + 1];
 })CLC";
@@ -71,8 +60,7 @@ TEST_F(RaceFreeArguments, OneBufferAsBothArgumentsIsARace) {
   Outcome o = launch(k, n, 64, true);
   EXPECT_GE(countOf(o.report, "data race on __global memory"), 1u) << o.report;
   EXPECT_NE(o.report.find("<source>:3 (read of argument 0 'in')"), std::string::npos) << o.report;
-  EXPECT_NE(o.report.find("<source>:3 (write of argument 1 'out')"), std::string::npos)
-      << o.report;
+  EXPECT_NE(o.report.find("<source>:3 (write of argument 1 'out')"), std::string::npos) << o.report;
 }
 
 // A sub-buffer of the buffer the other argument is: they overlap.
@@ -144,8 +132,7 @@ TEST_F(RaceFreeArguments, LocalIdAloneIsNotAnOwnOffset) {
   cl_mem a = buffer(n * sizeof(cl_int)), b = buffer(16 * sizeof(cl_int));
   setArgs(k, a, b);
   Outcome o = launch(k, n, 16, true);
-  EXPECT_GE(countOf(o.report, "data race between work-groups on __global memory"), 1u)
-      << o.report;
+  EXPECT_GE(countOf(o.report, "data race between work-groups on __global memory"), 1u) << o.report;
   EXPECT_EQ(o.report.find("argument 0 'a'"), std::string::npos) << o.report;
   std::vector<cl_int> got = read<cl_int>(a, n);
   for (size_t i = 0; i < n; ++i)

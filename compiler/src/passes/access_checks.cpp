@@ -320,12 +320,12 @@ llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const O
   size = span;
   llvm::Value *allowed = b.CreateICmpULE(a.bytes, span);
   if (o.argument) {
-    llvm::Value *flags = invariant(b.CreateLoad(
-        b.getInt64Ty(),
-        b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                             *o.argument * sizeof(fcl_check_bounds) +
-                                 offsetof(fcl_check_bounds, flags)),
-        "check.flags"));
+    llvm::Value *flags =
+        invariant(b.CreateLoad(b.getInt64Ty(),
+                               b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                                    *o.argument * sizeof(fcl_check_bounds) +
+                                                        offsetof(fcl_check_bounds, flags)),
+                               "check.flags"));
     uint64_t forbidden = (a.reads ? FCL_CHECK_NO_READ : 0) | (a.writes ? FCL_CHECK_NO_WRITE : 0);
     allowed = b.CreateAnd(allowed, b.CreateICmpEQ(b.CreateAnd(flags, forbidden), b.getInt64(0)));
   }
@@ -480,12 +480,12 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
   if (o && o->argument && !atomic &&
       ((raceFree_.readOnly | raceFree_.ownOffset) >> *o->argument & 1)) {
     // Recorded only when the launch did not find the argument race-free.
-    llvm::Value *flags = invariant(b.CreateLoad(
-        b.getInt64Ty(),
-        b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                             *o->argument * sizeof(fcl_check_bounds) +
-                                 offsetof(fcl_check_bounds, flags)),
-        "race.flags"));
+    llvm::Value *flags =
+        invariant(b.CreateLoad(b.getInt64Ty(),
+                               b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                                    *o->argument * sizeof(fcl_check_bounds) +
+                                                        offsetof(fcl_check_bounds, flags)),
+                               "race.flags"));
     llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
     if (raceFree_.ownOffset >> *o->argument & 1) {
       // Own offsets in a 1-D launch, or in 2-D rows that do not overlap; ids that fit
@@ -505,7 +505,8 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
       } else {
         int64_t stride = raceFree_.stride.at(*o->argument);
         llvm::Value *r = b.CreateSExtOrTrunc(row->second, b.getInt64Ty());
-        llvm::Value *rowSpan = b.CreateMul(size[0], b.getInt64(uint64_t(stride < 0 ? -stride : stride)));
+        llvm::Value *rowSpan =
+            b.CreateMul(size[0], b.getInt64(uint64_t(stride < 0 ? -stride : stride)));
         free = b.CreateAnd(free, b.CreateICmpULE(size[1], limit));
         free = b.CreateAnd(free, b.CreateICmpUGE(r, rowSpan));
         free = b.CreateAnd(free, b.CreateICmpULE(r, b.getInt64(uint64_t(1) << 32)));
@@ -563,10 +564,9 @@ unsigned BodyChecks::run() {
     };
     llvm::LoadInst *table = field(offsetof(fcl_group_ctx, checks), b.getPtrTy(), "checks");
     if (unsigned args = body_.arg_size() - 4; args > 0)
-      table->setMetadata(
-          llvm::LLVMContext::MD_dereferenceable,
-          llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
-                                   b.getInt64(args * sizeof(fcl_check_bounds)))));
+      table->setMetadata(llvm::LLVMContext::MD_dereferenceable,
+                         llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
+                                                  b.getInt64(args * sizeof(fcl_check_bounds)))));
     table_ = table;
     shadow_ = field(offsetof(fcl_group_ctx, local_shadow), b.getInt64Ty(), "local.shadow");
     localMem_ = field(offsetof(fcl_group_ctx, local_mem), b.getInt64Ty(), "local.mem");
@@ -647,8 +647,7 @@ llvm::PreservedAnalyses AccessChecksPass::run(llvm::Module &m, llvm::ModuleAnaly
     std::set<unsigned> builtinsArgs;
     if (auto known = builtinsArguments.find(name.str()); known != builtinsArguments.end())
       builtinsArgs = known->second;
-    unsigned unchecked =
-        BodyChecks(*body, *sites, bounds, uninit, races, weak, builtinsArgs).run();
+    unsigned unchecked = BodyChecks(*body, *sites, bounds, uninit, races, weak, builtinsArgs).run();
     if (debugChannel("check"))
       llvm::errs() << "FiberCL: kernel '" << body->getFnAttribute(kKernelAttr).getValueAsString()
                    << "': " << (bounds ? "bounds " : "") << (uninit ? "uninit " : "")

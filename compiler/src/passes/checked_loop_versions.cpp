@@ -88,7 +88,8 @@ bool calls(const llvm::BasicBlock &bb, const char *name) {
 // every work-item makes stays in both copies.
 bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &why) {
   for (llvm::BasicBlock *bb : loop.blocks()) {
-    bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED), uninit = calls(*bb, FIBERCL_HOST_CHECK_UNINIT);
+    bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED),
+         uninit = calls(*bb, FIBERCL_HOST_CHECK_UNINIT);
     bool race = calls(*bb, FIBERCL_HOST_CHECK_RACE);
     if (!bounds && !uninit && !race)
       continue;
@@ -173,8 +174,8 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
   if (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) {
     bool isSigned = llvm::isa<llvm::SCEVSignExtendExpr>(s);
     line.unwrapped.push_back({line.start, line.step, isSigned});
-    line.start = isSigned ? se.getSignExtendExpr(line.start, type)
-                          : se.getZeroExtendExpr(line.start, type);
+    line.start =
+        isSigned ? se.getSignExtendExpr(line.start, type) : se.getZeroExtendExpr(line.start, type);
     return true;
   }
   if (llvm::isa<llvm::SCEVTruncateExpr>(s)) {
@@ -218,9 +219,9 @@ void needsOf(const LoopCheck &c, std::vector<Need> &needs) {
 class Versioner {
 public:
   Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at)
-      : loop_(loop), se_(se), expander_(se, loop.getHeader()->getModule()->getDataLayout(),
-                                        "check.version"),
-        at_(at), b_(at) {}
+      : loop_(loop), se_(se),
+        expander_(se, loop.getHeader()->getModule()->getDataLayout(), "check.version"), at_(at),
+        b_(at) {}
 
   // Where the conditions are emitted from now on.
   void emitBefore(llvm::Instruction *at) { at_ = at; }
@@ -290,7 +291,7 @@ Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
   if (loop_.isLoopInvariant(n.value)) {
     auto *i = llvm::dyn_cast<llvm::Instruction>(n.value);
     return !i || i->getParent() != at_->getParent() || i->comesBefore(at_) ? Kind::Invariant
-                                                                            : Kind::Unknown;
+                                                                           : Kind::Unknown;
   }
   if (n.uninit) {
     Line line;
@@ -367,8 +368,8 @@ void Versioner::ends(const Line &line, llvm::Value *&first, llvm::Value *&last) 
   if (t->isPointerTy())
     last = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(n, b_.getInt64(line.step)));
   else
-    last = b_.CreateAdd(first, b_.CreateMul(b_.CreateZExtOrTrunc(n, t),
-                                            llvm::ConstantInt::get(t, line.step)));
+    last = b_.CreateAdd(
+        first, b_.CreateMul(b_.CreateZExtOrTrunc(n, t), llvm::ConstantInt::get(t, line.step)));
 }
 
 // Whether `v0` .. `vN`, a line's ends, show it did not wrap (its |step| * trips is below
@@ -490,8 +491,8 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
       high = high ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, high, end) : end;
     }
     llvm::Value *from = spans_.front().first;
-    llvm::Value *first = b_.CreateGEP(
-        b_.getInt8Ty(), from, b_.CreateSub(low, b_.CreatePtrToInt(from, b_.getInt64Ty())));
+    llvm::Value *first = b_.CreateGEP(b_.getInt8Ty(), from,
+                                      b_.CreateSub(low, b_.CreatePtrToInt(from, b_.getInt64Ty())));
     conditions_.push_back(allWritten(first, b_.CreateSub(high, low)));
   }
   b_.SetInsertPoint(at_);
@@ -499,19 +500,6 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
   for (llvm::Value *v : conditions_)
     all = b_.CreateAnd(all, v);
   return all;
-}
-
-// The same distinct loop ID on two loops would make them one loop to its readers.
-void giveOwnLoopID(llvm::Loop &loop) {
-  llvm::MDNode *id = loop.getLoopID();
-  if (!id)
-    return;
-  llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
-  for (unsigned i = 1; i < id->getNumOperands(); ++i)
-    ops.push_back(id->getOperand(i));
-  llvm::MDNode *fresh = llvm::MDNode::getDistinct(id->getContext(), ops);
-  fresh->replaceOperandWith(0, fresh);
-  loop.setLoopID(fresh);
 }
 
 //   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
@@ -539,7 +527,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopI
   checkedPh->setName("check.checked.ph");
   v.emitBefore(preheader->getTerminator()); // (the split moved the old one to checkedPh)
   llvm::Value *pass = v.allHold(needs);
-  dt.recalculate(*header->getParent()); // the shadow scans' blocks
+  dt.recalculate(*header->getParent());                         // the shadow scans' blocks
   llvm::BasicBlock *decide = checkedPh->getSinglePredecessor(); // the scans may have split P
   llvm::ValueToValueMapTy vmap;
   llvm::SmallVector<llvm::BasicBlock *, 16> cloned;
@@ -556,8 +544,8 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopI
                  llvm::MDBuilder(b.getContext()).createBranchWeights(1u << 20, 1));
   decide->getTerminator()->eraseFromParent();
   // The copy leaves through a block of its own to the exit.
-  auto *fastExit = llvm::BasicBlock::Create(b.getContext(), "check.fast.exit",
-                                            header->getParent(), exit);
+  auto *fastExit =
+      llvm::BasicBlock::Create(b.getContext(), "check.fast.exit", header->getParent(), exit);
   auto *fastBr = llvm::cast<llvm::BranchInst>(fastLatch->getTerminator());
   for (unsigned i = 0; i < fastBr->getNumSuccessors(); ++i)
     if (fastBr->getSuccessor(i) == exit)
@@ -613,14 +601,13 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
         break;
       }
       if (report && !why.empty())
-        llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop not versioned: "
-                     << why << "\n";
+        llvm::errs() << "FiberCL: " << f.getName()
+                     << ": checked work-item loop not versioned: " << why << "\n";
     }
     if (!candidate)
       break;
-    bool versioned =
-        version(*candidate, checks, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why);
+    bool versioned = version(*candidate, checks, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
+                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why);
     if (report)
       llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
                    << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +

@@ -20,6 +20,7 @@ namespace llvm {
 class DILocation;
 class DISubprogram;
 class Function;
+class Loop;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -312,6 +313,10 @@ struct SmallVectorScalarizerPass : llvm::PassInfoMixin<SmallVectorScalarizerPass
 struct WorkItemRangeSplitPass : llvm::PassInfoMixin<WorkItemRangeSplitPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
+
+// A copy of a loop gets a loop ID of its own (the same distinct node on two loops would
+// make them one loop to the metadata's readers; work_item_range_split.cpp).
+void giveOwnLoopID(llvm::Loop &loop);
 
 // Runs a work-item loop whose bounds and uninit checks can all be decided before it as
 // a copy without them, when they pass (checked_loop_versions.cpp). After the range split.

@@ -161,8 +161,7 @@ public:
       int64_t inner = 0;
       const llvm::SCEV *innerRow = nullptr;
       if (x || groupsX || y ||
-          !ownPerWorkItem(llvm::cast<llvm::SCEVCastExpr>(narrow)->getOperand(0), inner,
-                          innerRow) ||
+          !ownPerWorkItem(llvm::cast<llvm::SCEVCastExpr>(narrow)->getOperand(0), inner, innerRow) ||
           inner != 1 || innerRow)
         return false;
       stride = narrowScale;
@@ -187,7 +186,8 @@ public:
 private:
   bool extension(const llvm::SCEV *s) const {
     auto *cast = llvm::dyn_cast<llvm::SCEVIntegralCastExpr>(s);
-    return cast && (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) &&
+    return cast &&
+           (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) &&
            cast->getOperand()->getType()->getIntegerBitWidth() >= 32;
   }
   // `s` without truncations and zero extensions of it.

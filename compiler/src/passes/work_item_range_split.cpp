@@ -202,20 +202,6 @@ void foldCondition(llvm::ICmpInst *cond, bool value, llvm::ArrayRef<llvm::BasicB
     llvm::ConstantFoldTerminator(bb, /*DeleteDeadConditions=*/true);
 }
 
-// The pre-loop gets a loop ID of its own (the same distinct node on two loops would
-// make them one loop to the metadata's readers).
-void giveOwnLoopID(llvm::Loop &loop) {
-  llvm::MDNode *id = loop.getLoopID();
-  if (!id)
-    return;
-  llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
-  for (unsigned i = 1; i < id->getNumOperands(); ++i)
-    ops.push_back(id->getOperand(i));
-  llvm::MDNode *fresh = llvm::MDNode::getDistinct(id->getContext(), ops);
-  fresh->replaceOperandWith(0, fresh);
-  loop.setLoopID(fresh);
-}
-
 //   P (the preheader) --split.at == start-----------------------------+
 //     \-> pre-loop [start, split.at), condition == trueFirst            |
 //           -> split.pre.exit ----------------------------------------> split.mid
@@ -316,6 +302,18 @@ void split(Candidate &c, llvm::LoopInfo &li, llvm::DominatorTree &dt) {
 }
 
 } // namespace
+
+void giveOwnLoopID(llvm::Loop &loop) {
+  llvm::MDNode *id = loop.getLoopID();
+  if (!id)
+    return;
+  llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
+  for (unsigned i = 1; i < id->getNumOperands(); ++i)
+    ops.push_back(id->getOperand(i));
+  llvm::MDNode *fresh = llvm::MDNode::getDistinct(id->getContext(), ops);
+  fresh->replaceOperandWith(0, fresh);
+  loop.setLoopID(fresh);
+}
 
 llvm::PreservedAnalyses WorkItemRangeSplitPass::run(llvm::Function &f,
                                                     llvm::FunctionAnalysisManager &fam) {
