@@ -9,12 +9,14 @@
 //    not wrap between them (monotone, so its values lie between the two ends);
 //  - uninit: the shadow bytes of a __local read are 0xFF for every work-item if the
 //    whole span they read is 0xFF before the loop: within a group's launch the shadow
-//    only ever goes from 0 to 0xFF, so what is written before the loop stays written.
+//    only ever goes from 0 to 0xFF, so what is written before the loop stays written;
+//  - races: the record of an access of a race-free argument (race_free_arguments.hpp)
+//    sits behind a branch on the launch's flag, the same for every work-item.
 // Such a loop is versioned: its preheader tests the conditions for the first and last
 // work-item (and scans the shadow span), and runs either a copy without checks -- the
 // unchecked kernel's loop, for LLVM's loop vectoriser -- or the checked loop, which
-// reports as before. A loop with a check this cannot decide, or a race check (a call
-// per access that records it), is left as it is.
+// reports as before. A loop with a check this cannot decide is left as it is; race
+// records every work-item makes stay in both copies.
 //
 // Runs in LLVM's O3 pipeline after WorkItemRangeSplitPass (a reduction's `if (lid < s)
 // tmp[lid + s]` is in bounds over [0, s), not over the whole group) and before the
