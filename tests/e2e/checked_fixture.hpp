@@ -37,6 +37,19 @@ protected:
     return kernel(build(src, "-cl-std=CL3.0"), name);
   }
 
+  // A sub-buffer of `whole`'s first `bytes` (released at tear-down); null, with a
+  // failure, if it cannot be made.
+  cl_mem firstBytesOf(cl_mem whole, size_t bytes) {
+    cl_buffer_region first{0, bytes};
+    cl_int err = CL_SUCCESS;
+    cl_mem sub =
+        clCreateSubBuffer(whole, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
+    EXPECT_CL(err);
+    if (sub)
+      atTearDown([sub] { clReleaseMemObject(sub); });
+    return sub;
+  }
+
   struct Outcome {
     cl_int status = 1;  // the command's final execution status
     std::string report; // what FiberCL said on stderr

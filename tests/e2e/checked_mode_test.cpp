@@ -35,12 +35,8 @@ TEST_F(Checked, OffByOneWriteToAGlobalBuffer) {
   for (bool goOn : {false, true}) {
     SCOPED_TRACE(goOn ? "FIBERCL_CHECK_CONTINUE=1" : "the command fails");
     cl_mem whole = bufferFrom(std::vector<cl_int>(2 * n, -1));
-    cl_buffer_region first{0, n * sizeof(cl_int)};
-    cl_int err = CL_SUCCESS;
-    cl_mem sub =
-        clCreateSubBuffer(whole, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
-    ASSERT_CL(err);
-    atTearDown([sub] { clReleaseMemObject(sub); });
+    cl_mem sub = firstBytesOf(whole, n * sizeof(cl_int));
+    ASSERT_NE(sub, nullptr);
     setArgs(k, sub);
     Outcome o = launch(k, n, 64, goOn);
     expectOneReport(o, 3, "write of argument 0 'out'",

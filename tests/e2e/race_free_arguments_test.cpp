@@ -68,12 +68,8 @@ TEST_F(RaceFreeArguments, OverlappingSubBufferIsARace) {
   cl_kernel k = checkedKernel(kShift, "shift", "races");
   const size_t n = 64;
   cl_mem whole = bufferFrom(std::vector<cl_int>(n + 1, 3));
-  cl_buffer_region first{0, n * sizeof(cl_int)};
-  cl_int err = CL_SUCCESS;
-  cl_mem sub =
-      clCreateSubBuffer(whole, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &first, &err);
-  ASSERT_CL(err);
-  atTearDown([sub] { clReleaseMemObject(sub); });
+  cl_mem sub = firstBytesOf(whole, n * sizeof(cl_int));
+  ASSERT_NE(sub, nullptr);
   setArgs(k, whole, sub);
   Outcome o = launch(k, n, 64, true);
   EXPECT_GE(countOf(o.report, "data race on __global memory"), 1u) << o.report;
