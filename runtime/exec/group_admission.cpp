@@ -9,9 +9,9 @@
 #include "runtime/exec/coop_launch.hpp"
 #include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/group_races.hpp"
-#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
+#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/yield_launch.hpp"
 
 namespace bctx = boost::context::detail;
@@ -121,7 +121,8 @@ void prepare(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y, uint64_t 
   c = launch.make();
   launch.placeGroup(c, gid);
   c.local_mem = reinterpret_cast<uintptr_t>(y.localMem);
-  ++y.gs.barrierEpoch;          // FIBERCL_CHECK=races: a new group has touched nothing yet
+  y.gs.localBytes = sh.job.range.localMemSize;
+  ++y.gs.barrierEpoch; // FIBERCL_CHECK=races: a new group has touched nothing yet
   startGroupRaces(y.gs, sh.job.range.groupRaces.get(), y.gid);
   if (sh.job.range.weakMemory)
     startWeakMemory(y.gs, y.gid, sh.job.range.scheduling.seed, sh.job.range.localMemSize);

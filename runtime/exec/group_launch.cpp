@@ -7,10 +7,10 @@
 
 #include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/group_races.hpp"
-#include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/job.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
+#include "runtime/exec/weak_memory.hpp"
 
 namespace fibercl::exec {
 
@@ -61,6 +61,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
   r.describeSite = &R.describeSite;
   r.checkContinue = R.checkContinue;
   r.group.ctx = &ctx;
+  r.group.localBytes = R.localMemSize;
 
   const uint64_t ng0 = job.numGroups[0], ng1 = job.numGroups[1];
   uint64_t g[3];

@@ -16,6 +16,13 @@
 // read of memory others update atomically (the first read of a compare-and-swap loop).
 // Races across sub-group barriers are not seen (a sub-group barrier starts a round for
 // everyone). Races between work-groups: group_races.cpp, reported here.
+//
+// Lines (race_lines.hpp): a versioned work-item loop records each plain __local access
+// its work-items all make at a line of addresses once, before it runs
+// (CHECK_RACE_LINE). A line is checked against the round's other lines; one that may
+// meet them is not recorded, and the loop runs its checked copy, which records per
+// byte. A round's lines become per-byte records at its first such record: the bytes a
+// line wrote hold what it wrote (its loop ran to its end, with no record in between).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -26,6 +33,7 @@
 #include "runtime/exec/group_races.hpp"
 #include "runtime/exec/host_abi.hpp"
 #include "runtime/exec/json_report.hpp"
+#include "runtime/exec/race_lines.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 
@@ -101,6 +109,27 @@ private:
   size_t used_ = 0;
 };
 
+// The round's words of the group's __local block, by their offset in it: no hashing.
+// (A word of an older round is stale: rounds only ever count up.)
+class LocalRaceWords {
+public:
+  RaceCell *word(uint64_t offset, uint64_t epoch) {
+    size_t i = size_t(offset >> 2);
+    if (i >= words_.size())
+      words_.resize(std::max(i + 1, 2 * words_.size()));
+    RaceWord &w = words_[i];
+    if (w.epoch != epoch) {
+      w = RaceWord();
+      w.address = offset & ~uint64_t(3);
+      w.epoch = epoch;
+    }
+    return w.bytes;
+  }
+
+private:
+  std::vector<RaceWord> words_;
+};
+
 struct Conflict {
   const char *what = nullptr; // "wrote", "read", "updated atomically"
   uint16_t with = kNobody;
@@ -122,16 +151,32 @@ struct RaceShadow {
   uint64_t epoch = ~uint64_t(0);
   uint32_t clock = 0; // accesses of the round so far
   RaceWords cells;
+  LocalRaceWords localCells;
   std::vector<std::vector<uint32_t>> releases; // per work-item, in time order
   std::vector<uint32_t> lastAcquire;           // per work-item
+  // The round's lines while it has no per-byte record, those that read and those that
+  // write; where the lines of the loop being recorded start.
+  std::vector<RaceLine> readLines, writeLines;
+  size_t loopReads = 0, loopWrites = 0;
+  bool perByte = false; // a per-byte record was made this round
 
   void startRound(uint64_t e, uint32_t items) {
     epoch = e;
     clock = 0;
+    readLines.clear();
+    writeLines.clear();
+    perByte = false;
     releases.resize(items);
     for (auto &r : releases)
       r.clear();
     lastAcquire.assign(items, 0);
+  }
+  // The cells of the aligned word holding `byte` (the group's __local block, of
+  // `localBytes` at `localBase`, is 4-byte aligned).
+  RaceCell *word(uint64_t byte, uint64_t localBase, uint64_t localBytes) {
+    if (byte - localBase < localBytes)
+      return localCells.word(byte - localBase, epoch);
+    return cells.word(byte, epoch);
   }
   // Whether work-item u's access at `time` is ordered before what t does now.
   bool ordered(uint16_t u, uint32_t time, uint16_t t) const {
@@ -151,10 +196,9 @@ namespace {
 
 // Records work-item `t`'s access of one byte; the conflict it makes, if any.
 Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t site, bool valueKnown,
-               uint8_t value) {
+               uint8_t value, uint32_t now) {
   Conflict k;
   bool writes = how & FCL_RACE_WRITE, atomic = how & FCL_RACE_ATOMIC;
-  uint32_t now = s.clock;
   if (s.conflicts(c.writer, c.writerTime, t)) {
     k = {"wrote", c.writer, c.writerSite};
     k.sameValue = writes && !atomic && valueKnown && c.valueKnown && c.value == value;
@@ -187,6 +231,25 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
     c.readerTime = now;
   }
   return k;
+}
+
+// The round's lines as per-byte records, made when they were recorded; a written byte's
+// value is the one in memory.
+void recordLinesPerByte(RaceShadow &s, uint64_t localBase, uint64_t localBytes) {
+  for (const std::vector<RaceLine> *lines : {&s.readLines, &s.writeLines})
+    for (const RaceLine &l : *lines)
+      for (uint32_t i = 0; i < l.count; ++i) {
+        uint64_t at = l.address + uint64_t(l.step * int64_t(i));
+        RaceCell *cells = nullptr;
+        for (uint64_t byte = at; byte < at + l.bytes; ++byte) {
+          if (!cells || (byte & 3) == 0)
+            cells = s.word(byte, localBase, localBytes);
+          touch(s, cells[byte & 3], uint16_t(l.first + i), l.how, l.site,
+                (l.how & FCL_RACE_WRITE) != 0, *reinterpret_cast<const uint8_t *>(byte), l.time);
+        }
+      }
+  s.readLines.clear();
+  s.writeLines.clear();
 }
 
 // Where both accesses are (and `more` lines), and whether the command fails: what every
@@ -338,6 +401,10 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
     uint64_t linear = x + lx * (y + ly * uint64_t(z));
     if (linear >= s.lastAcquire.size()) // not a work-item of the group: nothing to record
       return;
+    if (!s.perByte) {
+      s.perByte = true;
+      recordLinesPerByte(s, ctx->local_mem, g.localBytes);
+    }
     uint16_t item = uint16_t(linear);
     ++s.clock;
     if (how & FCL_RACE_ACQUIRE)
@@ -347,9 +414,9 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
     for (uint64_t b = 0; b < bytes; ++b) {
       uint64_t byte = address + b;
       if (!cells || (byte & 3) == 0)
-        cells = s.cells.word(byte, s.epoch);
+        cells = s.word(byte, ctx->local_mem, g.localBytes);
       Conflict k = touch(s, cells[byte & 3], item, how, site, valueKnown && b < 8,
-                         uint8_t(value >> (8 * (b & 7))));
+                         uint8_t(value >> (8 * (b & 7))), s.clock);
       // The first conflict, unless a later byte makes it a failure.
       if (k.what && (!found.what || (found.warning && !k.warning))) {
         found = k;
@@ -370,4 +437,62 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
 
 extern "C" void __fibercl_host_check_race_round(fcl_group_ctx *ctx) noexcept {
   ++reinterpret_cast<fibercl::exec::GroupState *>(ctx->runtime)->barrierEpoch;
+}
+
+extern "C" fcl_u32 __fibercl_host_check_race_line(fcl_group_ctx *ctx, fcl_u32 state, fcl_u32 site,
+                                                  fcl_u64 address, fcl_u64 step, fcl_u64 bytes,
+                                                  fcl_u32 how, fcl_u32 x, fcl_u32 y, fcl_u32 z,
+                                                  fcl_u32 count) noexcept {
+  using namespace fibercl::exec;
+  // Enough for a loop nest's rows of a 2-D group; past it, the check per line costs more
+  // than recording per byte.
+  constexpr size_t kMaxLines = 512;
+  if (state == 0)
+    return 0;
+  GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
+  try {
+    if (!g.races)
+      g.races = std::make_shared<RaceShadow>();
+    RaceShadow &s = *g.races;
+    uint64_t lx = ctx->local_size[0], ly = ctx->local_size[1];
+    if (s.epoch != g.barrierEpoch)
+      s.startRound(g.barrierEpoch, uint32_t(lx * ly * ctx->local_size[2]));
+    if (state == FCL_RACE_LINE_FIRST) {
+      s.loopReads = s.readLines.size();
+      s.loopWrites = s.writeLines.size();
+      ++s.clock;
+    }
+    auto refuse = [&s] {
+      s.readLines.resize(s.loopReads);
+      s.writeLines.resize(s.loopWrites);
+      return fcl_u32(0);
+    };
+    uint64_t first = x + lx * (y + ly * uint64_t(z));
+    if (s.perByte || first + count > s.lastAcquire.size() || bytes == 0 || bytes > 64 ||
+        s.readLines.size() + s.writeLines.size() >= kMaxLines)
+      return refuse();
+    RaceLine l;
+    l.address = address;
+    l.step = int64_t(step);
+    l.bytes = uint32_t(bytes);
+    l.first = uint32_t(first);
+    l.count = count;
+    l.how = how;
+    l.site = site;
+    l.time = s.clock;
+    bool writes = how & FCL_RACE_WRITE;
+    if (linesConflict(l, l))
+      return refuse();
+    for (const RaceLine &w : s.writeLines)
+      if (linesConflict(l, w))
+        return refuse();
+    if (writes)
+      for (const RaceLine &r : s.readLines)
+        if (linesConflict(l, r))
+          return refuse();
+    (writes ? s.writeLines : s.readLines).push_back(l);
+    return 1;
+  } catch (...) { // no memory for the line: the loop records per byte
+    return 0;
+  }
 }

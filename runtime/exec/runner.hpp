@@ -65,6 +65,7 @@ struct GroupState {
   // current round's accesses (races.cpp), made at its first use.
   uint64_t barrierEpoch = 0;
   std::shared_ptr<RaceShadow> races;
+  uint64_t localBytes = 0; // the launch's __local block at ctx->local_mem
   // ... and between groups: the launch's record and this group's clock in it (null when
   // the kernel does not check races).
   GroupRaces *groupRaces = nullptr;

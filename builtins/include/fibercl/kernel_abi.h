@@ -106,6 +106,9 @@ typedef struct fcl_check_bounds {
 #define FCL_RACE_RELEASE 64u /* ... with release semantics */
 #define FCL_RACE_NARROW 128u /* ... of a scope narrower than the device (cannot order groups) */
 #define FCL_RACE_AFTER 256u /* the second call, after an atomic read: its acquire half */
+/* FIBERCL_HOST_CHECK_RACE_LINE's `state`. */
+#define FCL_RACE_LINE_FIRST 1u
+#define FCL_RACE_LINE_MORE 2u
 
 /* What a cooperative launch shows its kernels (read with volatile loads: it changes as
  * groups are killed and forked). Written by the runtime under its lock. */

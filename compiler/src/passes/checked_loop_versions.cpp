@@ -11,7 +11,10 @@
 //    whole span they read is 0xFF before the loop: within a group's launch the shadow
 //    only ever goes from 0 to 0xFF, so what is written before the loop stays written;
 //  - races: the record of an access of a race-free argument (race_free_arguments.hpp)
-//    sits behind a branch on the launch's flag, the same for every work-item.
+//    sits behind a branch on the launch's flag, the same for every work-item. Records
+//    of plain __local accesses every work-item makes at a line of addresses are one
+//    line each (CHECK_RACE_LINE, runtime/exec/races.cpp), recorded before the loop if it
+//    meets no other access of the round: then the copy runs, without the records.
 // Such a loop is versioned: its preheader tests the conditions for the first and last
 // work-item (and scans the shadow span), and runs either a copy without checks -- the
 // unchecked kernel's loop, for LLVM's loop vectoriser -- or the checked loop, which
@@ -47,6 +50,7 @@
 
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
+#include "host_functions.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -86,9 +90,10 @@ bool calls(const llvm::BasicBlock &bb, const char *name) {
 }
 
 // The loop's checks; false when one is not a branch to a report of its own. A race
-// check behind a branch (an argument the launch may find race-free) is one; one that
-// every work-item makes stays in both copies.
-bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &why) {
+// check behind a branch (an argument the launch may find race-free) is one; the race
+// records every work-item makes go to `records`.
+bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks,
+                std::vector<llvm::CallInst *> &records, std::string &why) {
   for (llvm::BasicBlock *bb : loop.blocks()) {
     bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED),
          uninit = calls(*bb, FIBERCL_HOST_CHECK_UNINIT);
@@ -98,8 +103,14 @@ bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks, std::string &w
     llvm::BasicBlock *from = bb->getSinglePredecessor();
     auto *br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
     bool guarded = br && br->isConditional() && loop.contains(from);
-    if (race && !bounds && !uninit && (!guarded || !loop.isLoopInvariant(br->getCondition())))
+    if (race && !bounds && !uninit && (!guarded || !loop.isLoopInvariant(br->getCondition()))) {
+      for (llvm::Instruction &i : *bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+          if (const llvm::Function *f = call->getCalledFunction();
+              f && f->getName() == FIBERCL_HOST_CHECK_RACE)
+            records.push_back(call);
       continue;
+    }
     if (int(bounds) + int(uninit) + int(race) != 1 || !guarded) {
       why = "a report not behind a branch of its own";
       if (debugChannel("check")) {
@@ -229,9 +240,13 @@ public:
   void emitBefore(llvm::Instruction *at) { at_ = at; }
   // Whether every need can be decided before the loop (else `why`). Emits nothing.
   bool decidable(const std::vector<Need> &needs, std::string &why);
+  // Whether the race record `call`, made in every iteration, is a line (CHECK_RACE_LINE).
+  bool isLine(llvm::CallInst *call);
   // The condition under which every need holds in every iteration, emitted before
-  // `at` (after decidable()).
-  llvm::Value *allHold(const std::vector<Need> &needs);
+  // `at` (after decidable()); the arguments of CHECK_RACE_LINE for each of `lines` but
+  // its `state` (after isLine()).
+  llvm::Value *allHold(const std::vector<Need> &needs, const std::vector<llvm::CallInst *> &lines,
+                       std::vector<std::vector<llvm::Value *>> &lineArguments);
 
 private:
   enum class Kind { Invariant, Compare, Shadow, Unknown };
@@ -247,6 +262,8 @@ private:
   // The shadow spans the loop's reads cover (added to spans_).
   void shadowSpans(const Need &n);
   llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
+  llvm::Value *lastIteration();
+  std::vector<llvm::Value *> lineArguments(llvm::CallInst *call);
 
   llvm::Loop &loop_;
   llvm::ScalarEvolution &se_;
@@ -346,17 +363,22 @@ bool Versioner::decidable(const std::vector<Need> &needs, std::string &why) {
   return true;
 }
 
+llvm::Value *Versioner::lastIteration() {
+  if (!lastIteration_) {
+    llvm::Value *n = expand(se_.getBackedgeTakenCount(&loop_));
+    b_.SetInsertPoint(at_);
+    lastIteration_ = b_.CreateZExt(n, b_.getInt64Ty(), "check.last.iteration");
+  }
+  return lastIteration_;
+}
+
 void Versioner::ends(const Line &line, llvm::Value *&first, llvm::Value *&last) {
   first = expand(line.start);
   if (line.step == 0) {
     last = first;
     return;
   }
-  if (!lastIteration_) {
-    llvm::Value *n = expand(se_.getBackedgeTakenCount(&loop_));
-    b_.SetInsertPoint(at_);
-    lastIteration_ = b_.CreateZExt(n, b_.getInt64Ty(), "check.last.iteration");
-  }
+  lastIteration();
   b_.SetInsertPoint(at_);
   llvm::Type *t = first->getType();
   unsigned bits = t->isPointerTy() ? 64 : t->getIntegerBitWidth();
@@ -466,8 +488,64 @@ llvm::Value *Versioner::allWritten(llvm::Value *from, llvm::Value *bytes) {
   return b_.CreateICmpEQ(result, b_.getInt8(0xFF));
 }
 
-llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
+// CHECK_RACE's arguments: (ctx, site, address, bytes, how, value, x, y, z).
+bool Versioner::isLine(llvm::CallInst *call) {
+  auto *site = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+  auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(3));
+  auto *how = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(4));
+  constexpr uint64_t kOrdering =
+      FCL_RACE_ATOMIC | FCL_RACE_ACQUIRE | FCL_RACE_RELEASE | FCL_RACE_NARROW | FCL_RACE_AFTER;
+  if (!site || !bytes || !how || !(how->getZExtValue() & FCL_RACE_LOCAL) ||
+      (how->getZExtValue() & kOrdering) || bytes->getZExtValue() - 1 >= 64 ||
+      !loop_.isLoopInvariant(call->getArgOperand(0)))
+    return false;
+  auto known = [&](const llvm::SCEV *s, Line &line) {
+    if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
+      return false;
+    for (const Unwrapped &u : line.unwrapped)
+      if (!expander_.isSafeToExpandAt(u.start, at_))
+        return false;
+    return true;
+  };
+  Line address, x, y, z;
+  return known(se_.getSCEV(call->getArgOperand(2)), address) &&
+         known(se_.getSCEV(call->getArgOperand(6)), x) && x.step == 1 && x.unwrapped.empty() &&
+         known(se_.getSCEV(call->getArgOperand(7)), y) && y.step == 0 &&
+         known(se_.getSCEV(call->getArgOperand(8)), z) && z.step == 0;
+}
+
+// (ctx, site, address, step, bytes, how, x, y, z, count) at the first iteration; the
+// address's parts under extensions must not wrap.
+std::vector<llvm::Value *> Versioner::lineArguments(llvm::CallInst *call) {
+  Line address, x;
+  asLine(se_.getSCEV(call->getArgOperand(2)), loop_, se_, address);
+  asLine(se_.getSCEV(call->getArgOperand(6)), loop_, se_, x);
+  unwrappedParts(address);
+  std::vector<llvm::Value *> args{call->getArgOperand(0), call->getArgOperand(1),
+                                  expand(address.start)};
+  llvm::Value *y = expand(se_.getSCEV(call->getArgOperand(7)));
+  llvm::Value *z = expand(se_.getSCEV(call->getArgOperand(8)));
+  llvm::Value *last = lastIteration();
+  b_.SetInsertPoint(at_);
+  // (count < 2^32; the runtime takes no more work-items than the group's)
+  conditions_.push_back(b_.CreateICmpULT(last, b_.getInt64(0xFFFFFFFFu), "check.line.items"));
+  args.push_back(b_.getInt64(uint64_t(address.step)));
+  args.push_back(call->getArgOperand(3));
+  args.push_back(call->getArgOperand(4));
+  args.push_back(expand(x.start));
+  args.push_back(y);
+  args.push_back(z);
+  b_.SetInsertPoint(at_);
+  args.push_back(b_.CreateTrunc(b_.CreateAdd(last, b_.getInt64(1)), b_.getInt32Ty()));
+  return args;
+}
+
+llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
+                                const std::vector<llvm::CallInst *> &lines,
+                                std::vector<std::vector<llvm::Value *>> &lineArgs) {
   std::string ignored;
+  for (llvm::CallInst *call : lines)
+    lineArgs.push_back(lineArguments(call));
   // Everything is expanded before the shadow scans split the block at `at_`.
   for (const Need &n : needs) {
     Kind kind = kindOf(n, ignored);
@@ -507,8 +585,10 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs) {
 //   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
 //     \--otherwise--> check.checked.ph -> the checked loop -> its exit <------------+
 // (both loops leave to the exit block, whose LCSSA phis take either's values).
-bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopInfo &li,
-             llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why) {
+bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks,
+             const std::vector<llvm::CallInst *> &records, llvm::LoopInfo &li,
+             llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why,
+             size_t &lineCount) {
   llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
   llvm::BasicBlock *preheader = loop.getLoopPreheader();
   llvm::BasicBlock *exit = loop.getExitBlock();
@@ -522,13 +602,34 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopI
   Versioner v(loop, se, preheader->getTerminator());
   if (!v.decidable(needs, why))
     return false;
+  // The race records become lines if every one is: a line and a record in one loop
+  // would not see each other.
+  std::vector<llvm::CallInst *> lines;
+  auto notLine = std::find_if(records.begin(), records.end(), [&](llvm::CallInst *call) {
+    return !dt.dominates(call->getParent(), latch) || !v.isLine(call);
+  });
+  if (notLine == records.end())
+    lines = records;
+  lineCount = lines.size();
+  if (needs.empty() && lines.empty()) {
+    why = "race records that are not lines in the work-item's index";
+    if (debugChannel("check")) {
+      llvm::raw_string_ostream os(why);
+      os << ":" << **notLine << " [";
+      for (unsigned i : {2u, 6u, 7u, 8u})
+        os << " " << *se.getSCEV((*notLine)->getArgOperand(i));
+      os << " ]" << (dt.dominates((*notLine)->getParent(), latch) ? "" : " (not every item)");
+    }
+    return false;
+  }
   llvm::formLCSSA(loop, dt, &li, &se);
   exit = loop.getExitBlock();
   // The checked loop's own preheader, then the copy's before it.
   llvm::BasicBlock *checkedPh = llvm::SplitEdge(preheader, header, &dt, &li);
   checkedPh->setName("check.checked.ph");
   v.emitBefore(preheader->getTerminator()); // (the split moved the old one to checkedPh)
-  llvm::Value *pass = v.allHold(needs);
+  std::vector<std::vector<llvm::Value *>> lineArgs;
+  llvm::Value *pass = v.allHold(needs, lines, lineArgs);
   dt.recalculate(*header->getParent());                         // the shadow scans' blocks
   llvm::BasicBlock *decide = checkedPh->getSinglePredecessor(); // the scans may have split P
   llvm::ValueToValueMapTy vmap;
@@ -542,6 +643,18 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, llvm::LoopI
   auto *fastLatch = llvm::cast<llvm::BasicBlock>(vmap[latch]);
   // From here on the CFG changes without DT or LoopInfo (invalidated by the caller).
   llvm::IRBuilder<> b(decide->getTerminator());
+  // The lines are recorded when everything else holds; the copy makes no record.
+  llvm::FunctionCallee recordLine =
+      declareHostFunction(*header->getModule(), HostFunction::CHECK_RACE_LINE);
+  llvm::Value *state = b.CreateZExt(pass, b.getInt32Ty());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::vector<llvm::Value *> args = lineArgs[i];
+    args.insert(args.begin() + 1, state);
+    llvm::Value *recorded = b.CreateICmpNE(b.CreateCall(recordLine, args), b.getInt32(0));
+    state = b.CreateSelect(recorded, b.getInt32(FCL_RACE_LINE_MORE), b.getInt32(0));
+    pass = recorded;
+    llvm::cast<llvm::Instruction>(vmap[lines[i]])->eraseFromParent();
+  }
   b.CreateCondBr(pass, fastPh, checkedPh,
                  llvm::MDBuilder(b.getContext()).createBranchWeights(1u << 20, 1));
   decide->getTerminator()->eraseFromParent();
@@ -584,6 +697,7 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     auto &li = fam.getResult<llvm::LoopAnalysis>(f);
     llvm::Loop *candidate = nullptr;
     std::vector<LoopCheck> checks;
+    std::vector<llvm::CallInst *> records;
     std::string why;
     for (llvm::Loop *loop : li.getLoopsInPreorder()) {
       if (seen.count(loop->getHeader()) || !llvm::findOptionMDForLoop(loop, kWorkItemLoopMetadata))
@@ -594,7 +708,8 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
       unsigned size = 0;
       for (llvm::BasicBlock *bb : loop->blocks())
         size += bb->size();
-      if (!findChecks(*loop, checks, why) || checks.empty())
+      records.clear();
+      if (!findChecks(*loop, checks, records, why) || (checks.empty() && records.empty()))
         ;
       else if (size > kMaxLoopInstructions || !loop->isLoopSimplifyForm() || !loop->isSafeToClone())
         why = "a loop this pass does not copy";
@@ -608,12 +723,17 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     }
     if (!candidate)
       break;
-    bool versioned = version(*candidate, checks, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why);
+    size_t lineCount = 0;
+    bool versioned =
+        version(*candidate, checks, records, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
+                fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount);
     if (report)
       llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
                    << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +
-                                         " checks decided before it"
+                                         " checks decided before it" +
+                                         (lineCount ? ", its " + std::to_string(lineCount) +
+                                                          " race records lines"
+                                                    : std::string())
                                    : "not versioned: " + why)
                    << "\n";
     if (versioned) {

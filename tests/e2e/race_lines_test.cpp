@@ -1,0 +1,170 @@
+// FIBERCL_CHECK=races with barrier regions: a versioned work-item loop records each
+// plain __local access its work-items all make at a line of addresses once
+// (checked_loop_versions.cpp, runtime/exec/races.cpp). What a line may meet is
+// recorded byte by byte again, so reports are those of the per-byte record: the same
+// ids, lines and warnings.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+#include "checked_fixture.hpp"
+
+namespace fcltest {
+namespace {
+
+class RaceLines : public Checked {
+protected:
+  // Builds `src` with FIBERCL_CHECK=races on barrier regions; `said`: what
+  // FIBERCL_DEBUG=vectorize printed (a fresh source: a cached build says nothing).
+  cl_kernel racesKernel(const std::string &src, const char *name, std::string &said) {
+    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}, {"FIBERCL_BARRIERS", "regions"}});
+    std::string fresh =
+        src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
+    ::testing::internal::CaptureStderr();
+    cl_kernel k = checkedKernel(fresh, name, "races");
+    said = ::testing::internal::GetCapturedStderr();
+    return k;
+  }
+  static bool madeLines(const std::string &said) {
+    return said.find("race records lines") != std::string::npos;
+  }
+};
+
+// A 2-D tile with its halo loaded (a loop of its own in each work-item: not lines),
+// then read at five neighbours (lines): nothing reported, the result right.
+TEST_F(RaceLines, TileStencilIsCleanAndRight) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void blur(uint w, uint h, __global const int* in,
+                   __global int* out) {
+  __local int t[10][10];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x0 = get_group_id(0) * 8 - 1, y0 = get_group_id(1) * 8 - 1;
+  for (int i = ly * 8 + lx; i < 100; i += 64) {
+    int x = x0 + i % 10, y = y0 + i / 10;
+    t[i / 10][i % 10] = (x >= 0 && x < (int)w && y >= 0 && y < (int)h) ? in[y * w + x] : 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int tx = lx + 1, ty = ly + 1;
+  out[get_global_id(1) * w + get_global_id(0)] =
+      t[ty][tx] + t[ty - 1][tx] + t[ty + 1][tx] + t[ty][tx - 1] + t[ty][tx + 1];
+})CLC",
+                            "blur", said);
+  EXPECT_TRUE(madeLines(said)) << said;
+  const int w = 16, h = 24;
+  std::vector<cl_int> input(w * h);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = cl_int(i % 7);
+  cl_mem in = bufferFrom(input), out = buffer(input.size() * sizeof(cl_int));
+  setArgs(k, cl_uint(w), cl_uint(h), in, out);
+  size_t global[2] = {w, h}, local[2] = {8, 8};
+  Outcome o = launchND(k, 2, global, local, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, input.size());
+  auto at = [&](int x, int y) {
+    return x < 0 || x >= w || y < 0 || y >= h ? 0 : input[size_t(y * w + x)];
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      ASSERT_EQ(got[size_t(y * w + x)],
+                at(x, y) + at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y))
+          << x << "," << y;
+}
+
+// Two lines of one loop that meet: each work-item writes the word its left neighbour
+// reads. Reported once, with the ids and line a per-byte record names.
+TEST_F(RaceLines, NeighboursReadAndWriteInOneRound) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void shift(__global int* out) {
+  __local int t[65];
+  int l = get_local_id(0);
+  t[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[l + 1];
+  t[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l];
+})CLC",
+                            "shift", said);
+  EXPECT_TRUE(madeLines(said)) << said;
+  cl_mem out = buffer(128 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 128, 64, true);
+  EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
+  EXPECT_NE(o.report.find("work-item (1,0,0) writes 4 bytes at __local byte 4 that "
+                          "work-item (0,0,0) read"),
+            std::string::npos)
+      << o.report;
+  EXPECT_NE(o.report.find("at <source>:7 ("), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("the other access: <source>:6 ("), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE); // FIBERCL_CHECK_CONTINUE=1
+}
+
+// Lines recorded by one loop, then met by the next loop of the round (the range split
+// makes two of `if (l < 8)`): the later loop records per byte, and the earlier lines'
+// bytes with what they wrote -- so a write of another value is a race, and a write of
+// the same value a warning.
+TEST_F(RaceLines, LaterLoopMeetsEarlierLines) {
+  for (bool same : {false, true}) {
+    SCOPED_TRACE(same ? "the same value" : "another value");
+    std::string src = R"CLC(__kernel void twice(__global int* out) {
+  __local int t[64];
+  int l = get_local_id(0);
+  if (l < 8)
+    t[l + 8] = VALUE;
+  t[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l];
+})CLC";
+    src.replace(src.find("VALUE"), 5, same ? "l + 8" : "-1");
+    std::string said;
+    cl_kernel k = racesKernel(src, "twice", said);
+    EXPECT_TRUE(madeLines(said)) << said;
+    cl_mem out = buffer(64 * sizeof(cl_int));
+    setArgs(k, out);
+    Outcome o = launch(k, 64, 64, false);
+    EXPECT_EQ(countOf(o.report, "FiberCL: kernel"), 1u) << o.report;
+    EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
+    EXPECT_NE(o.report.find("work-item (8,0,0) writes 4 bytes at __local byte 32 that "
+                            "work-item (0,0,0) wrote"),
+              std::string::npos)
+        << o.report;
+    EXPECT_NE(o.report.find("at <source>:6 ("), std::string::npos) << o.report;
+    EXPECT_NE(o.report.find("the other access: <source>:5 ("), std::string::npos) << o.report;
+    if (same) {
+      EXPECT_NE(o.report.find("warning: data race"), std::string::npos) << o.report;
+      EXPECT_NE(o.report.find("the same value"), std::string::npos) << o.report;
+      EXPECT_EQ(o.status, CL_COMPLETE);
+    } else {
+      EXPECT_EQ(o.report.find("warning"), std::string::npos) << o.report;
+      EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
+    }
+  }
+}
+
+// Every work-item writing one word is a line of step 0 that meets itself: reported as
+// the per-byte record would (another value: a race; each work-item's own id differs).
+TEST_F(RaceLines, EveryWorkItemWritingOneWord) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void last(__global int* out) {
+  __local int t[1];
+  t[0] = get_local_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[0];
+})CLC",
+                            "last", said);
+  cl_mem out = buffer(32 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 32, 32, false);
+  EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
+  EXPECT_NE(o.report.find("work-item (1,0,0) writes 4 bytes at __local byte 0 that "
+                          "work-item (0,0,0) wrote"),
+            std::string::npos)
+      << o.report;
+  EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
+}
+
+} // namespace
+} // namespace fcltest
