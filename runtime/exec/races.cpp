@@ -154,6 +154,7 @@ struct RaceShadow {
   LocalRaceWords localCells;
   std::vector<std::vector<uint32_t>> releases; // per work-item, in time order
   std::vector<uint32_t> lastAcquire;           // per work-item
+  std::vector<uint16_t> synced; // the work-items with releases or an acquire this round
   // The round's lines while it has no per-byte record, those that read and those that
   // write; where the lines of the loop being recorded start.
   std::vector<RaceLine> readLines, writeLines;
@@ -166,10 +167,17 @@ struct RaceShadow {
     readLines.clear();
     writeLines.clear();
     perByte = false;
-    releases.resize(items);
-    for (auto &r : releases)
-      r.clear();
-    lastAcquire.assign(items, 0);
+    // Only what the last round touched is cleared: a round is often a few lines.
+    if (releases.size() != items) {
+      releases.assign(items, {});
+      lastAcquire.assign(items, 0);
+    } else {
+      for (uint16_t t : synced) {
+        releases[t].clear();
+        lastAcquire[t] = 0;
+      }
+    }
+    synced.clear();
   }
   // The cells of the aligned word holding `byte` (the group's __local block, of
   // `localBytes` at `localBase`, is 4-byte aligned).
@@ -407,8 +415,11 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
     }
     uint16_t item = uint16_t(linear);
     ++s.clock;
-    if (how & FCL_RACE_ACQUIRE)
+    if (how & FCL_RACE_ACQUIRE) {
+      if (s.lastAcquire[item] == 0)
+        s.synced.push_back(item);
       s.lastAcquire[item] = s.clock;
+    }
     bool valueKnown = how & FCL_RACE_VALUE;
     RaceCell *cells = nullptr;
     for (uint64_t b = 0; b < bytes; ++b) {
@@ -423,8 +434,11 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
         at = byte;
       }
     }
-    if (how & FCL_RACE_RELEASE) // orders what the work-item did before, not this access
+    if (how & FCL_RACE_RELEASE) { // orders what the work-item did before, not this access
+      if (s.releases[item].empty())
+        s.synced.push_back(item);
       s.releases[item].push_back(++s.clock);
+    }
   } catch (...) { // no memory for the record: the check is lost, the kernel goes on
     return;
   }
