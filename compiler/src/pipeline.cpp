@@ -282,6 +282,7 @@ bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string 
     pb.registerVectorizerStartEPCallback(
         [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
           fpm.addPass(SmallVectorScalarizerPass());
+          fpm.addPass(FlattenedRowIndicesPass());
           fpm.addPass(WorkItemRangeSplitPass());
           fpm.addPass(CheckedLoopVersionsPass());
           fpm.addPass(ParallelWorkItemLoopsPass());

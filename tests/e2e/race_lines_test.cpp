@@ -73,6 +73,36 @@ TEST_F(RaceLines, TileStencilIsCleanAndRight) {
           << x << "," << y;
 }
 
+// A 1-D group's work-items as the rows of a 2-D tile: `t[l / 8][l % 8]` is element l
+// (FlattenedRowIndicesPass), so the accesses are lines; the transpose's reads are not,
+// and are recorded per byte in their own round. Nothing reported, the result right.
+TEST_F(RaceLines, RowsOfATileAreLines) {
+  std::string said;
+  cl_kernel k =
+      racesKernel(R"CLC(__kernel void transpose(__global const int* in, __global int* out) {
+  __local int t[8][8];
+  int l = get_local_id(0);
+  t[l / 8][l % 8] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l % 8][l / 8] + t[l / 8][l % 8];
+})CLC",
+                  "transpose", said);
+  EXPECT_TRUE(madeLines(said)) << said;
+  std::vector<cl_int> input(128);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = cl_int(i * 3);
+  cl_mem in = bufferFrom(input), out = buffer(input.size() * sizeof(cl_int));
+  setArgs(k, in, out);
+  Outcome o = launch(k, 128, 64, false);
+  EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE);
+  std::vector<cl_int> got = read<cl_int>(out, input.size());
+  for (int i = 0; i < 128; ++i) {
+    int g = i / 64 * 64, l = i % 64;
+    ASSERT_EQ(got[size_t(i)], input[size_t(g + l % 8 * 8 + l / 8)] + input[size_t(i)]) << i;
+  }
+}
+
 // Two lines of one loop that meet: each work-item writes the word its left neighbour
 // reads. Reported once, with the ids and line a per-byte record names.
 TEST_F(RaceLines, NeighboursReadAndWriteInOneRound) {

@@ -229,10 +229,30 @@ void needsOf(const LoopCheck &c, std::vector<Need> &needs) {
   }
 }
 
+// The shadow bytes the group's versioned loops found written so far, [lo, hi): two
+// i64 slots at the work-group function's entry, 0 when it starts (once per group; the
+// runtime clears the shadow when a group starts). The shadow only goes from 0 to 0xFF,
+// so a span inside them needs no scan, and one that starts inside them only a scan of
+// its part past them: a reduction's tree steps read within the first step's span, a
+// stencil's next row of the tile adds one row.
+struct WrittenSpan {
+  llvm::AllocaInst *lo = nullptr, *hi = nullptr;
+};
+
+WrittenSpan writtenSpanOf(llvm::Function &f) {
+  llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
+  WrittenSpan w;
+  w.lo = b.CreateAlloca(b.getInt64Ty(), nullptr, "check.written.lo");
+  w.hi = b.CreateAlloca(b.getInt64Ty(), nullptr, "check.written.hi");
+  b.CreateStore(b.getInt64(0), w.lo);
+  b.CreateStore(b.getInt64(0), w.hi);
+  return w;
+}
+
 class Versioner {
 public:
-  Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at)
-      : loop_(loop), se_(se),
+  Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at, WrittenSpan written)
+      : loop_(loop), se_(se), written_(written),
         expander_(se, loop.getHeader()->getModule()->getDataLayout(), "check.version"), at_(at),
         b_(at) {}
 
@@ -267,6 +287,7 @@ private:
 
   llvm::Loop &loop_;
   llvm::ScalarEvolution &se_;
+  WrittenSpan written_;
   llvm::SCEVExpander expander_;
   llvm::Instruction *at_;
   llvm::IRBuilder<> b_;
@@ -458,9 +479,24 @@ void Versioner::shadowSpans(const Need &n) {
   }
 }
 
-// Whether the `bytes` shadow bytes from `from` are all 0xFF: an AND of them all, a loop
-// LLVM vectorises, emitted before `at_` (which it moves to a block after the loop).
-llvm::Value *Versioner::allWritten(llvm::Value *from, llvm::Value *bytes) {
+// Whether the `bytes` shadow bytes from `from` are all 0xFF: an AND of those not known
+// written (WrittenSpan), a loop LLVM vectorises, emitted before `at_` (which it moves to
+// a block after the loop).
+llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) {
+  b_.SetInsertPoint(at_);
+  llvm::Type *i64 = b_.getInt64Ty();
+  llvm::Value *lo = b_.CreatePtrToInt(whole, i64), *hi = b_.CreateAdd(lo, wholeBytes);
+  llvm::Value *knownLo = b_.CreateLoad(i64, written_.lo),
+              *knownHi = b_.CreateLoad(i64, written_.hi);
+  llvm::Value *extends =
+      b_.CreateAnd(b_.CreateICmpUGE(lo, knownLo), b_.CreateICmpULE(lo, knownHi), "check.extends");
+  llvm::Value *start =
+      b_.CreateSelect(extends, b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, lo, knownHi), lo);
+  llvm::Value *bytes = b_.CreateBinaryIntrinsic(llvm::Intrinsic::usub_sat, hi, start);
+  llvm::Value *from = b_.CreateGEP(b_.getInt8Ty(), whole, b_.CreateSub(start, lo));
+  llvm::Value *newLo = b_.CreateSelect(extends, knownLo, lo);
+  llvm::Value *newHi =
+      b_.CreateSelect(extends, b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, knownHi, hi), hi);
   llvm::BasicBlock *before = at_->getParent();
   llvm::BasicBlock *after = llvm::SplitBlock(before, at_);
   llvm::LLVMContext &c = before->getContext();
@@ -485,7 +521,10 @@ llvm::Value *Versioner::allWritten(llvm::Value *from, llvm::Value *bytes) {
   result->addIncoming(b.getInt8(0xFF), before);
   result->addIncoming(nextAll, scan);
   b_.SetInsertPoint(at_);
-  return b_.CreateICmpEQ(result, b_.getInt8(0xFF));
+  llvm::Value *ok = b_.CreateICmpEQ(result, b_.getInt8(0xFF));
+  b_.CreateStore(b_.CreateSelect(ok, newLo, knownLo), written_.lo);
+  b_.CreateStore(b_.CreateSelect(ok, newHi, knownHi), written_.hi);
+  return ok;
 }
 
 // CHECK_RACE's arguments: (ctx, site, address, bytes, how, value, x, y, z).
@@ -585,7 +624,7 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
 //   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
 //     \--otherwise--> check.checked.ph -> the checked loop -> its exit <------------+
 // (both loops leave to the exit block, whose LCSSA phis take either's values).
-bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks,
+bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan written,
              const std::vector<llvm::CallInst *> &records, llvm::LoopInfo &li,
              llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why,
              size_t &lineCount) {
@@ -599,7 +638,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks,
   std::vector<Need> needs;
   for (const LoopCheck &c : checks)
     needsOf(c, needs);
-  Versioner v(loop, se, preheader->getTerminator());
+  Versioner v(loop, se, preheader->getTerminator(), written);
   if (!v.decidable(needs, why))
     return false;
   // The race records become lines if every one is: a line and a record in one loop
@@ -693,6 +732,7 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
   bool changed = false;
   // Loops already looked at (by header: the checked loop keeps its header).
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> seen;
+  WrittenSpan written; // made at the first versioned loop
   for (unsigned versions = 0; versions < kMaxVersionsPerFunction; ++versions) {
     auto &li = fam.getResult<llvm::LoopAnalysis>(f);
     llvm::Loop *candidate = nullptr;
@@ -724,9 +764,11 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     if (!candidate)
       break;
     size_t lineCount = 0;
-    bool versioned =
-        version(*candidate, checks, records, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount);
+    if (!written.lo)
+      written = writtenSpanOf(f);
+    bool versioned = version(*candidate, checks, written, records, li,
+                             fam.getResult<llvm::DominatorTreeAnalysis>(f),
+                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount);
     if (report)
       llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
                    << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +

@@ -46,8 +46,9 @@ public:
   bool subGroupLanes = false;
   // Vector copies and checked kernels (FIBERCL_CHECK=bounds): atomic read-modify-writes,
   // yield points and failed checks run lane by lane over the active lanes
-  // (sub_group_lanes.hpp), scatters too, and a load of consecutive elements is a plain
-  // vector load when every lane is active.
+  // (sub_group_lanes.hpp), and a load of consecutive elements is a plain vector load
+  // when every lane is active. Scatters run lane by lane in vector copies only (where
+  // one lane often stores alone); a checked loop keeps the scatter of the unchecked one.
   bool laneHelpers = false;
   // check() may have put the loops in simplified or LCSSA form.
   bool changedIR() const { return changedIR_; }

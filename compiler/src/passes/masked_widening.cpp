@@ -219,7 +219,7 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
   } else if (!varying(pointer)) {
     // Same address, different values: the last active lane's store stays, as when
     // the work-items run in order (scatters write lanes in order).
-    made = plan_.laneHelpers
+    made = plan_.subGroupLanes
                ? emitLaneStores(b_, *store, b_.CreateVectorSplat(lanes_, get(pointer)),
                                 vec(store->getValueOperand()), mask)
                : b_.CreateMaskedScatter(vec(store->getValueOperand()),
@@ -234,7 +234,7 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
   } else if (load) {
     made = b_.CreateMaskedGather(widened(element), get(pointer), align, mask);
   } else {
-    made = plan_.laneHelpers
+    made = plan_.subGroupLanes
                ? emitLaneStores(b_, *store, get(pointer), vec(store->getValueOperand()), mask)
                : b_.CreateMaskedScatter(vec(store->getValueOperand()), get(pointer), align, mask);
   }

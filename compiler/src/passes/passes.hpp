@@ -147,6 +147,12 @@ struct EndlessLoopsPass : llvm::PassInfoMixin<EndlessLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `tile[i / W][i % W]` on rows of W elements is element i of the rows laid end to end
+// (flattened_row_indices.cpp): consecutive for consecutive i, which the vectorisers see.
+struct FlattenedRowIndicesPass : llvm::PassInfoMixin<FlattenedRowIndicesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // A gather whose lanes read every element of a contiguous run, in any order, becomes
 // a vector load of the run and a shuffle (contiguous_gathers.cpp). Such gathers appear
 // once a work-group's size is a constant (local_size_specialisation.hpp).
