@@ -424,3 +424,73 @@ TEST_F(ParallelLoops, GuardedWorkItemsRunTheirOwnPartOfTheLoop) {
 
 } // namespace
 } // namespace fcltest
+
+namespace fcltest {
+namespace {
+
+// Stores in a loop inside the work-item loop, consecutive from one work-item to the
+// next at each of its iterations: vector stores from the first work-item still in the
+// loop. In `uneven` work-item 0 leaves first (after one iteration, work-item 2 after
+// three), so the stores' address must not come from lane 0.
+TEST_F(ParallelLoops, InnerLoopStoresOfWorkItemsThatLeaveAtDifferentTimes) {
+  const char *src = R"CLC(
+kernel void strided(global int* out, uint n) {
+  size_t l = get_local_id(0), size = get_local_size(0), base = get_group_id(0) * n;
+  for (size_t i = l; i < n; i += size)
+    out[base + i] = (int)i + 1;
+}
+kernel void early(global int* out, global const uint* limit) {
+  size_t l = get_local_id(0), size = get_local_size(0);
+  for (size_t i = l; i < limit[l]; i += size)
+    out[get_group_id(0) * 4 * size + i] = (int)i + 1;
+}
+kernel void uneven(global int* out) {
+  size_t l = get_local_id(0), size = get_local_size(0);
+  for (size_t k = 0; k <= l % 3; ++k)
+    out[get_group_id(0) * size * 3 + l + k * size] = (int)(l * 10 + k);
+}
+)CLC";
+  std::string said;
+  cl_program p = isFiberCL() ? buildReporting(src, "vectorize", said) : build(src);
+  if (isFiberCL())
+    for (const char *name : {"strided", "early", "uneven"})
+      EXPECT_NE(
+          said.find(std::string("__fibercl_wg_") + name + ": work-item loop masked-vectorised"),
+          std::string::npos)
+          << name << ":\n"
+          << said;
+  const size_t size = 64, groups = 3, n = 150;
+  cl_kernel strided = kernel(p, "strided"), uneven = kernel(p, "uneven");
+  cl_mem a = bufferFrom(std::vector<cl_int>(groups * n, -1));
+  setArgs(strided, a, cl_uint(n));
+  run(strided, {size * groups}, {size});
+  std::vector<cl_int> got = read<cl_int>(a, groups * n);
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got[i], cl_int(i % n + 1)) << i;
+  // Work-item l stores below limit[l]: work-item 0 not at all, the others for 1 to 4
+  // iterations, in no order.
+  std::vector<cl_uint> limit(size);
+  for (size_t l = 0; l < size; ++l)
+    limit[l] = l == 0 ? 0 : cl_uint(l + size * (l * 7 % 4));
+  cl_kernel early = kernel(p, "early");
+  cl_mem e = bufferFrom(std::vector<cl_int>(groups * 4 * size, -1)), lim = bufferFrom(limit);
+  setArgs(early, e, lim);
+  run(early, {size * groups}, {size});
+  got = read<cl_int>(e, groups * 4 * size);
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t i = 0; i < 4 * size; ++i)
+      ASSERT_EQ(got[g * 4 * size + i], i < limit[i % size] ? cl_int(i + 1) : -1)
+          << "group " << g << ", element " << i;
+  cl_mem b = bufferFrom(std::vector<cl_int>(groups * size * 3, -1));
+  setArgs(uneven, b);
+  run(uneven, {size * groups}, {size});
+  got = read<cl_int>(b, groups * size * 3);
+  for (size_t g = 0; g < groups; ++g)
+    for (size_t k = 0; k < 3; ++k)
+      for (size_t l = 0; l < size; ++l)
+        ASSERT_EQ(got[g * size * 3 + k * size + l], k <= l % 3 ? cl_int(l * 10 + k) : -1)
+            << "group " << g << ", work-item " << l << ", iteration " << k;
+}
+
+} // namespace
+} // namespace fcltest

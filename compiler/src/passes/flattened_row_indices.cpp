@@ -9,14 +9,13 @@
 // the array's own row length, in matching casts, are taken.
 #include "passes.hpp"
 
+#include <llvm/Analysis/LazyValueInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/MathExtras.h>
 #include <llvm/Transforms/Utils/Local.h>
 
-#include <cstdlib>
-#include <llvm/Support/raw_ostream.h>
 #include <vector>
 
 namespace fibercl::compiler {
@@ -76,7 +75,7 @@ bool sameValue(llvm::Value *a, llvm::Value *b) {
 }
 
 // Rewrites `gep` if two of its indices are such a pair; whether it did.
-bool flatten(llvm::GetElementPtrInst &gep) {
+bool flatten(llvm::GetElementPtrInst &gep, llvm::LazyValueInfo &values) {
   if (gep.getType()->isVectorTy())
     return false;
   std::vector<llvm::Value *> indices(gep.idx_begin(), gep.idx_end());
@@ -106,6 +105,14 @@ bool flatten(llvm::GetElementPtrInst &gep) {
       // widened first. Its quotient by N >= 2 has the sign bit clear, so the quotient's
       // sign extension was its value.)
       llvm::Type *type = gep.getDataLayout().getIndexType(gep.getPointerOperandType());
+      // LLVM narrows `i / 18` to 16 bits where i < 2^16 in a loop (`i < 324`): i itself,
+      // not its truncation, keeps the index a recurrence ScalarEvolution can follow.
+      if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(divided);
+          trunc &&
+          values.getConstantRange(trunc->getOperand(0), &gep, /*UndefAllowed=*/false)
+                  .getUnsignedMax()
+                  .getActiveBits() <= trunc->getType()->getIntegerBitWidth() - (divSigned ? 1 : 0))
+        divided = trunc->getOperand(0);
       llvm::Value *x =
           divSigned ? b.CreateSExtOrTrunc(divided, type) : b.CreateZExtOrTrunc(divided, type);
       if (~keep)
@@ -127,25 +134,13 @@ bool flatten(llvm::GetElementPtrInst &gep) {
 } // namespace
 
 llvm::PreservedAnalyses FlattenedRowIndicesPass::run(llvm::Function &f,
-                                                     llvm::FunctionAnalysisManager &) {
+                                                     llvm::FunctionAnalysisManager &fam) {
+  llvm::LazyValueInfo &values = fam.getResult<llvm::LazyValueAnalysis>(f);
   std::vector<llvm::GetElementPtrInst *> rewritten;
   for (llvm::BasicBlock &bb : f)
     for (llvm::Instruction &i : bb)
-      if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i); gep && flatten(*gep))
+      if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i); gep && flatten(*gep, values))
         rewritten.push_back(gep);
-      else if (gep && getenv("FCL_TMP") && gep->getSourceElementType()->isArrayTy()) {
-        llvm::errs() << "GEP " << *gep << "\n";
-        for (llvm::Value *v : gep->indices()) {
-          llvm::errs() << "  idx " << *v << "\n";
-          if (auto *c = llvm::dyn_cast<llvm::Instruction>(v))
-            for (auto &u : c->operands()) {
-              llvm::errs() << "     " << *u << "\n";
-              if (auto *cc = llvm::dyn_cast<llvm::Instruction>(u.get()))
-                for (auto &uu : cc->operands())
-                  llvm::errs() << "         " << *uu << "\n";
-            }
-        }
-      }
   for (llvm::GetElementPtrInst *gep : rewritten)
     llvm::RecursivelyDeleteTriviallyDeadInstructions(gep);
   return rewritten.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();

@@ -278,9 +278,14 @@ std::string MaskedWorkItemLoop::check() {
       if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
         if (isConsecutive(load->getPointerOperand(), load->getType()))
           consecutive_.insert(&i);
+        else if (isConsecutiveInInnerLoop(load->getPointerOperand(), load->getType()))
+          consecutiveInner_.insert(&i);
       } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-        if (isConsecutive(store->getPointerOperand(), store->getValueOperand()->getType()))
+        llvm::Type *stored = store->getValueOperand()->getType();
+        if (isConsecutive(store->getPointerOperand(), stored))
           consecutive_.insert(&i);
+        else if (isConsecutiveInInnerLoop(store->getPointerOperand(), stored))
+          consecutiveInner_.insert(&i);
       }
   std::vector<llvm::BasicBlock *> top;
   if (!orderLevel(&loop_, top))
@@ -291,9 +296,21 @@ std::string MaskedWorkItemLoop::check() {
   return "";
 }
 
-bool MaskedWorkItemLoop::isConsecutive(llvm::Value *pointer, llvm::Type *element) const {
-  const llvm::DataLayout &layout = loop_.getHeader()->getDataLayout();
+// {{p, +, size}<work-item loop>, +, s}<a loop in it>, s the same for every work-item.
+bool MaskedWorkItemLoop::isConsecutiveInInnerLoop(llvm::Value *pointer, llvm::Type *element) const {
   auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(scev_.getSCEV(pointer));
+  return rec && rec->isAffine() && rec->getLoop() != &loop_ && loop_.contains(rec->getLoop()) &&
+         scev_.isLoopInvariant(rec->getStepRecurrence(scev_), &loop_) &&
+         isConsecutive(rec->getStart(), element);
+}
+
+bool MaskedWorkItemLoop::isConsecutive(llvm::Value *pointer, llvm::Type *element) const {
+  return isConsecutive(scev_.getSCEV(pointer), element);
+}
+
+bool MaskedWorkItemLoop::isConsecutive(const llvm::SCEV *address, llvm::Type *element) const {
+  const llvm::DataLayout &layout = loop_.getHeader()->getDataLayout();
+  auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
   if (!rec || rec->getLoop() != &loop_ || !rec->isAffine())
     return false;
   auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(scev_));

@@ -23,6 +23,7 @@ class Loop;
 class LoopInfo;
 class PHINode;
 class ScalarEvolution;
+class SCEV;
 class TargetLibraryInfo;
 class Type;
 class Value;
@@ -67,6 +68,12 @@ public:
   const llvm::APInt &step(llvm::PHINode *phi) { return steps_[phi]; }
   // A load or store where consecutive work-items touch consecutive elements.
   bool isConsecutiveAccess(llvm::Instruction *i) const { return consecutive_.contains(i); }
+  // ... in a loop inside the work-item loop (`for (i = lid; i < n; i += size)`): the lanes
+  // still in it are at the same iteration, so consecutive from the first of them (the
+  // others' addresses may be stale).
+  bool isConsecutiveFromFirstActive(llvm::Instruction *i) const {
+    return consecutiveInner_.contains(i);
+  }
 
 private:
   std::string checkInstruction(const llvm::Instruction &i) const;
@@ -74,6 +81,8 @@ private:
   bool usesPrivateMemory() const;
   bool orderLevel(llvm::Loop *level, std::vector<llvm::BasicBlock *> &nodes);
   bool isConsecutive(llvm::Value *pointer, llvm::Type *element) const;
+  bool isConsecutive(const llvm::SCEV *address, llvm::Type *element) const;
+  bool isConsecutiveInInnerLoop(llvm::Value *pointer, llvm::Type *element) const;
 
   llvm::Loop &loop_;
   llvm::LoopInfo &loops_;
@@ -86,7 +95,7 @@ private:
   // The work-item loop's induction steps, and the accesses where consecutive
   // work-items touch consecutive elements.
   llvm::DenseMap<llvm::PHINode *, llvm::APInt> steps_;
-  llvm::SmallPtrSet<llvm::Instruction *, 8> consecutive_;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> consecutive_, consecutiveInner_;
 };
 
 // Intrinsics the widened loop leaves out (lifetime markers, assumptions, debug info).

@@ -224,8 +224,20 @@ void MaskedLoopWidener::emitMemory(llvm::Instruction &i, llvm::Value *mask, bool
                                 vec(store->getValueOperand()), mask)
                : b_.CreateMaskedScatter(vec(store->getValueOperand()),
                                         b_.CreateVectorSplat(lanes_, get(pointer)), align, mask);
-  } else if (plan_.isConsecutiveAccess(&i)) {
+  } else if (plan_.isConsecutiveAccess(&i) || plan_.isConsecutiveFromFirstActive(&i)) {
     llvm::Value *first = b_.CreateExtractElement(get(pointer), uint64_t(0));
+    if (plan_.isConsecutiveFromFirstActive(&i)) {
+      // Lane 0's address, from the first active lane's (lane `lanes - 1` when none is:
+      // then nothing is accessed).
+      llvm::Value *bits = b_.CreateBitCast(mask, b_.getIntNTy(lanes_));
+      llvm::Value *lane = b_.CreateBinaryIntrinsic(
+          llvm::Intrinsic::umin,
+          b_.CreateIntrinsic(llvm::Intrinsic::cttz, {bits->getType()}, {bits, b_.getFalse()}),
+          b_.getIntN(lanes_, lanes_ - 1));
+      lane = b_.CreateZExt(lane, b_.getInt64Ty());
+      first = b_.CreateGEP(element, b_.CreateExtractElement(get(pointer), lane), b_.CreateNeg(lane),
+                           "first.lane.address");
+    }
     if (load)
       made = plan_.laneHelpers ? emitLaneLoad(b_, *load, widened(element), first, mask)
                                : b_.CreateMaskedLoad(widened(element), first, align, mask);
