@@ -452,7 +452,9 @@ kernel void uneven(global int* out) {
 )CLC";
   std::string said;
   cl_program p = isFiberCL() ? buildReporting(src, "vectorize", said) : build(src);
-  if (isFiberCL())
+  // (FIBERCL_CHECK=weak's buffered global stores are calls: no vector loop to look at.)
+  const char *checks = std::getenv("FIBERCL_CHECK");
+  if (isFiberCL() && !(checks && std::string(checks).find("weak") != std::string::npos))
     for (const char *name : {"strided", "early", "uneven"})
       EXPECT_NE(
           said.find(std::string("__fibercl_wg_") + name + ": work-item loop masked-vectorised"),

@@ -30,6 +30,11 @@ protected:
   static bool madeLines(const std::string &said) {
     return said.find("race records lines") != std::string::npos;
   }
+  // One race on __local memory reported, the one `what` says.
+  static void expectOneLocalRace(const Outcome &o, const std::string &what) {
+    EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
+    EXPECT_NE(o.report.find(what), std::string::npos) << "no '" << what << "' in:\n" << o.report;
+  }
 };
 
 // A 2-D tile with its halo loaded (a loop of its own in each work-item: not lines),
@@ -122,11 +127,8 @@ TEST_F(RaceLines, NeighboursReadAndWriteInOneRound) {
   cl_mem out = buffer(128 * sizeof(cl_int));
   setArgs(k, out);
   Outcome o = launch(k, 128, 64, true);
-  EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
-  EXPECT_NE(o.report.find("work-item (1,0,0) writes 4 bytes at __local byte 4 that "
-                          "work-item (0,0,0) read"),
-            std::string::npos)
-      << o.report;
+  expectOneLocalRace(o, "work-item (1,0,0) writes 4 bytes at __local byte 4 that "
+                        "work-item (0,0,0) read");
   EXPECT_NE(o.report.find("at <source>:7 ("), std::string::npos) << o.report;
   EXPECT_NE(o.report.find("the other access: <source>:6 ("), std::string::npos) << o.report;
   EXPECT_EQ(o.status, CL_COMPLETE); // FIBERCL_CHECK_CONTINUE=1
@@ -156,11 +158,8 @@ TEST_F(RaceLines, LaterLoopMeetsEarlierLines) {
     setArgs(k, out);
     Outcome o = launch(k, 64, 64, false);
     EXPECT_EQ(countOf(o.report, "FiberCL: kernel"), 1u) << o.report;
-    EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
-    EXPECT_NE(o.report.find("work-item (8,0,0) writes 4 bytes at __local byte 32 that "
-                            "work-item (0,0,0) wrote"),
-              std::string::npos)
-        << o.report;
+    expectOneLocalRace(o, "work-item (8,0,0) writes 4 bytes at __local byte 32 that "
+                          "work-item (0,0,0) wrote");
     EXPECT_NE(o.report.find("at <source>:6 ("), std::string::npos) << o.report;
     EXPECT_NE(o.report.find("the other access: <source>:5 ("), std::string::npos) << o.report;
     if (same) {
@@ -188,11 +187,8 @@ TEST_F(RaceLines, EveryWorkItemWritingOneWord) {
   cl_mem out = buffer(32 * sizeof(cl_int));
   setArgs(k, out);
   Outcome o = launch(k, 32, 32, false);
-  EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
-  EXPECT_NE(o.report.find("work-item (1,0,0) writes 4 bytes at __local byte 0 that "
-                          "work-item (0,0,0) wrote"),
-            std::string::npos)
-      << o.report;
+  expectOneLocalRace(o, "work-item (1,0,0) writes 4 bytes at __local byte 0 that "
+                        "work-item (0,0,0) wrote");
   EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
 }
 

@@ -271,6 +271,7 @@ public:
 private:
   enum class Kind { Invariant, Compare, Shadow, Unknown };
   Kind kindOf(const Need &n, std::string &why);
+  bool lineKnown(const llvm::SCEV *s, Line &line);
   // The loads of the shadow an uninit check compares with -1 (`== -1` when it passes).
   static bool shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads);
   llvm::Value *expand(const llvm::SCEV *s) { return expander_.expandCodeFor(s, s->getType(), at_); }
@@ -319,15 +320,17 @@ bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst 
   return true;
 }
 
-Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
-  auto lineKnown = [&](const llvm::SCEV *s, Line &line) {
-    if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
+// `s` as a line whose parts can be computed before the loop.
+bool Versioner::lineKnown(const llvm::SCEV *s, Line &line) {
+  if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
+    return false;
+  for (const Unwrapped &u : line.unwrapped)
+    if (!expander_.isSafeToExpandAt(u.start, at_))
       return false;
-    for (const Unwrapped &u : line.unwrapped)
-      if (!expander_.isSafeToExpandAt(u.start, at_))
-        return false;
-    return true;
-  };
+  return true;
+}
+
+Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
   if (loop_.isLoopInvariant(n.value)) {
     auto *i = llvm::dyn_cast<llvm::Instruction>(n.value);
     return !i || i->getParent() != at_->getParent() || i->comesBefore(at_) ? Kind::Invariant
@@ -538,19 +541,11 @@ bool Versioner::isLine(llvm::CallInst *call) {
       (how->getZExtValue() & kOrdering) || bytes->getZExtValue() - 1 >= 64 ||
       !loop_.isLoopInvariant(call->getArgOperand(0)))
     return false;
-  auto known = [&](const llvm::SCEV *s, Line &line) {
-    if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
-      return false;
-    for (const Unwrapped &u : line.unwrapped)
-      if (!expander_.isSafeToExpandAt(u.start, at_))
-        return false;
-    return true;
-  };
   Line address, x, y, z;
-  return known(se_.getSCEV(call->getArgOperand(2)), address) &&
-         known(se_.getSCEV(call->getArgOperand(6)), x) && x.step == 1 && x.unwrapped.empty() &&
-         known(se_.getSCEV(call->getArgOperand(7)), y) && y.step == 0 &&
-         known(se_.getSCEV(call->getArgOperand(8)), z) && z.step == 0;
+  return lineKnown(se_.getSCEV(call->getArgOperand(2)), address) &&
+         lineKnown(se_.getSCEV(call->getArgOperand(6)), x) && x.step == 1 && x.unwrapped.empty() &&
+         lineKnown(se_.getSCEV(call->getArgOperand(7)), y) && y.step == 0 &&
+         lineKnown(se_.getSCEV(call->getArgOperand(8)), z) && z.step == 0;
 }
 
 // (ctx, site, address, step, bytes, how, x, y, z, count) at the first iteration; the

@@ -325,7 +325,8 @@ struct WorkItemRangeSplitPass : llvm::PassInfoMixin<WorkItemRangeSplitPass> {
 void giveOwnLoopID(llvm::Loop &loop);
 
 // Runs a work-item loop whose bounds and uninit checks can all be decided before it as
-// a copy without them, when they pass (checked_loop_versions.cpp). After the range split.
+// a copy without them, when they pass, its plain __local race records recorded as lines
+// before it (checked_loop_versions.cpp). After the range split.
 struct CheckedLoopVersionsPass : llvm::PassInfoMixin<CheckedLoopVersionsPass> {
   llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &fam);
 };
