@@ -252,8 +252,10 @@ void recordLinesPerByte(RaceShadow &s, uint64_t localBase, uint64_t localBytes) 
         for (uint64_t byte = at; byte < at + l.bytes; ++byte) {
           if (!cells || (byte & 3) == 0)
             cells = s.word(byte, localBase, localBytes);
-          touch(s, cells[byte & 3], uint16_t(l.first + i), l.how, l.site,
-                (l.how & FCL_RACE_WRITE) != 0, *reinterpret_cast<const uint8_t *>(byte), l.time);
+          // (Only written bytes are read: the loop wrote them, so they are the group's.)
+          const bool wrote = l.how & FCL_RACE_WRITE;
+          touch(s, cells[byte & 3], uint16_t(l.first + i), l.how, l.site, wrote,
+                wrote ? *reinterpret_cast<const uint8_t *>(byte) : 0, l.time);
         }
       }
   s.readLines.clear();
