@@ -241,19 +241,31 @@ Conflict touch(RaceShadow &s, RaceCell &c, uint16_t t, uint32_t how, uint32_t si
   return k;
 }
 
+// The group's record, started afresh if a barrier (or a new group) came since its last
+// use. Throws std::bad_alloc.
+RaceShadow &currentRound(GroupState &g, const fcl_group_ctx &ctx) {
+  if (!g.races)
+    g.races = std::make_shared<RaceShadow>();
+  RaceShadow &s = *g.races;
+  if (s.epoch != g.barrierEpoch)
+    s.startRound(g.barrierEpoch,
+                 uint32_t(ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2]));
+  return s;
+}
+
 // The round's lines as per-byte records, made when they were recorded; a written byte's
 // value is the one in memory.
 void recordLinesPerByte(RaceShadow &s, uint64_t localBase, uint64_t localBytes) {
   for (const std::vector<RaceLine> *lines : {&s.readLines, &s.writeLines})
     for (const RaceLine &l : *lines)
       for (uint32_t i = 0; i < l.count; ++i) {
+        // (Only written bytes are read: the loop wrote them, so they are the group's.)
+        const bool wrote = l.how & FCL_RACE_WRITE;
         uint64_t at = l.address + uint64_t(l.step * int64_t(i));
         RaceCell *cells = nullptr;
         for (uint64_t byte = at; byte < at + l.bytes; ++byte) {
           if (!cells || (byte & 3) == 0)
             cells = s.word(byte, localBase, localBytes);
-          // (Only written bytes are read: the loop wrote them, so they are the group's.)
-          const bool wrote = l.how & FCL_RACE_WRITE;
           touch(s, cells[byte & 3], uint16_t(l.first + i), l.how, l.site, wrote,
                 wrote ? *reinterpret_cast<const uint8_t *>(byte) : 0, l.time);
         }
@@ -402,12 +414,8 @@ extern "C" void __fibercl_host_check_race(fcl_group_ctx *ctx, fcl_u32 site, fcl_
   Conflict found;
   uint64_t at = 0;
   try {
-    if (!g.races)
-      g.races = std::make_shared<RaceShadow>();
-    RaceShadow &s = *g.races;
+    RaceShadow &s = currentRound(g, *ctx);
     uint64_t lx = ctx->local_size[0], ly = ctx->local_size[1];
-    if (s.epoch != g.barrierEpoch) // a barrier (or a new group) since the last access
-      s.startRound(g.barrierEpoch, uint32_t(lx * ly * ctx->local_size[2]));
     uint64_t linear = x + lx * (y + ly * uint64_t(z));
     if (linear >= s.lastAcquire.size()) // not a work-item of the group: nothing to record
       return;
@@ -467,12 +475,8 @@ extern "C" fcl_u32 __fibercl_host_check_race_line(fcl_group_ctx *ctx, fcl_u32 st
     return 0;
   GroupState &g = *reinterpret_cast<GroupState *>(ctx->runtime);
   try {
-    if (!g.races)
-      g.races = std::make_shared<RaceShadow>();
-    RaceShadow &s = *g.races;
+    RaceShadow &s = currentRound(g, *ctx);
     uint64_t lx = ctx->local_size[0], ly = ctx->local_size[1];
-    if (s.epoch != g.barrierEpoch)
-      s.startRound(g.barrierEpoch, uint32_t(lx * ly * ctx->local_size[2]));
     if (state == FCL_RACE_LINE_FIRST) {
       s.loopReads = s.readLines.size();
       s.loopWrites = s.writeLines.size();
