@@ -43,6 +43,10 @@ namespace {
 
 constexpr uint16_t kNobody = 0xFFFF, kSeveral = 0xFFFE;
 
+// CHECK_RACE_TRIPS's buffer when the group's could not be made (written by any group
+// then, read by none).
+fcl_u32 kNoTrips[FIBERCL_MAX_WORK_GROUP_SIZE];
+
 // One byte's accesses in the current round, each with when it was made (the round's
 // clock) and where.
 struct RaceCell {
@@ -159,6 +163,7 @@ struct RaceShadow {
   // write; where the lines of the loop being recorded start.
   std::vector<RaceLine> readLines, writeLines;
   size_t loopReads = 0, loopWrites = 0;
+  std::vector<fcl_u32> trips; // CHECK_RACE_TRIPS's buffer
   bool perByte = false; // a per-byte record was made this round
 
   void startRound(uint64_t e, uint32_t items) {
@@ -466,7 +471,8 @@ extern "C" void __fibercl_host_check_race_round(fcl_group_ctx *ctx) noexcept {
 extern "C" fcl_u32 __fibercl_host_check_race_line(fcl_group_ctx *ctx, fcl_u32 state, fcl_u32 site,
                                                   fcl_u64 address, fcl_u64 step, fcl_u64 bytes,
                                                   fcl_u32 how, fcl_u32 x, fcl_u32 y, fcl_u32 z,
-                                                  fcl_u32 count) noexcept {
+                                                  fcl_u32 count, fcl_u64 stride,
+                                                  const fcl_u32 *trips) noexcept {
   using namespace fibercl::exec;
   // Enough for a loop nest's rows of a 2-D group; past it, the check per line costs more
   // than recording per byte.
@@ -488,31 +494,69 @@ extern "C" fcl_u32 __fibercl_host_check_race_line(fcl_group_ctx *ctx, fcl_u32 st
       return fcl_u32(0);
     };
     uint64_t first = x + lx * (y + ly * uint64_t(z));
-    if (s.perByte || first + count > s.lastAcquire.size() || bytes == 0 || bytes > 64 ||
-        s.readLines.size() + s.writeLines.size() >= kMaxLines)
+    if (s.perByte || first + count > s.lastAcquire.size() || bytes == 0 || bytes > 64)
       return refuse();
-    RaceLine l;
-    l.address = address;
-    l.step = int64_t(step);
-    l.bytes = uint32_t(bytes);
-    l.first = uint32_t(first);
-    l.count = count;
-    l.how = how;
-    l.site = site;
-    l.time = s.clock;
-    bool writes = how & FCL_RACE_WRITE;
-    if (linesConflict(l, l))
+    const bool writes = how & FCL_RACE_WRITE;
+    // Work-items i .. i + n - 1 of the loop, at their k-th access.
+    auto add = [&](uint32_t i, uint32_t n, uint64_t k) {
+      if (s.readLines.size() + s.writeLines.size() >= kMaxLines)
+        return false;
+      RaceLine l;
+      l.address = address + step * i + stride * k;
+      l.step = int64_t(step);
+      l.bytes = uint32_t(bytes);
+      l.first = uint32_t(first + i);
+      l.count = n;
+      l.how = how;
+      l.site = site;
+      l.time = s.clock;
+      if (linesConflict(l, l))
+        return false;
+      for (const RaceLine &w : s.writeLines)
+        if (linesConflict(l, w))
+          return false;
+      if (writes)
+        for (const RaceLine &r : s.readLines)
+          if (linesConflict(l, r))
+            return false;
+      (writes ? s.writeLines : s.readLines).push_back(l);
+      return true;
+    };
+    if (!trips)
+      return add(0, count, 0) ? 1 : refuse();
+    if (trips == kNoTrips)
       return refuse();
-    for (const RaceLine &w : s.writeLines)
-      if (linesConflict(l, w))
-        return refuse();
-    if (writes)
-      for (const RaceLine &r : s.readLines)
-        if (linesConflict(l, r))
-          return refuse();
-    (writes ? s.writeLines : s.readLines).push_back(l);
-    return 1;
+    // The k-th accesses: a line for each run of work-items that make k + 1 or more.
+    if (count > FIBERCL_MAX_WORK_GROUP_SIZE)
+      return refuse();
+    for (uint64_t k = 0;; ++k) {
+      bool any = false;
+      for (uint32_t i = 0; i < count;) {
+        uint32_t end = i;
+        while (end < count && trips[end] > k)
+          ++end;
+        if (end > i) {
+          any = true;
+          if (!add(i, end - i, k))
+            return refuse();
+        }
+        i = end == i ? i + 1 : end;
+      }
+      if (!any)
+        return 1;
+    }
   } catch (...) { // no memory for the line: the loop records per byte
     return 0;
+  }
+}
+
+extern "C" fcl_u32 *__fibercl_host_check_race_trips(fcl_group_ctx *ctx) noexcept {
+  using namespace fibercl::exec;
+  try {
+    RaceShadow &s = currentRound(*reinterpret_cast<GroupState *>(ctx->runtime), *ctx);
+    s.trips.resize(FIBERCL_MAX_WORK_GROUP_SIZE);
+    return s.trips.data();
+  } catch (...) { // no memory: trips go nowhere, and CHECK_RACE_LINE refuses them
+    return kNoTrips;
   }
 }

@@ -30,6 +30,10 @@ protected:
   static bool madeLines(const std::string &said) {
     return said.find("race records lines") != std::string::npos;
   }
+  // Lines of a loop each work-item runs inside the work-item loop.
+  static bool madeNestedLines(const std::string &said) {
+    return said.find("in a loop inside)") != std::string::npos;
+  }
   // One race on __local memory reported, the one `what` says.
   static void expectOneLocalRace(const Outcome &o, const std::string &what) {
     EXPECT_EQ(countOf(o.report, "data race on __local memory"), 1u) << o.report;
@@ -37,8 +41,9 @@ protected:
   }
 };
 
-// A 2-D tile with its halo loaded (a loop of its own in each work-item: not lines),
-// then read at five neighbours (lines): nothing reported, the result right.
+// A 2-D tile with its halo loaded (a loop of its own in each work-item: a line for
+// each of its iterations), then read at five neighbours (lines): nothing reported,
+// the result right.
 TEST_F(RaceLines, TileStencilIsCleanAndRight) {
   std::string said;
   cl_kernel k = racesKernel(R"CLC(__kernel void blur(uint w, uint h, __global const int* in,
@@ -57,6 +62,7 @@ TEST_F(RaceLines, TileStencilIsCleanAndRight) {
 })CLC",
                             "blur", said);
   EXPECT_TRUE(madeLines(said)) << said;
+  EXPECT_TRUE(madeNestedLines(said)) << said;
   const int w = 16, h = 24;
   std::vector<cl_int> input(w * h);
   for (size_t i = 0; i < input.size(); ++i)
@@ -190,6 +196,86 @@ TEST_F(RaceLines, EveryWorkItemWritingOneWord) {
   expectOneLocalRace(o, "work-item (1,0,0) writes 4 bytes at __local byte 0 that "
                         "work-item (0,0,0) wrote");
   EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
+}
+
+// A loop in each work-item with trips that differ between work-items (`i < n`, known
+// at launch): the work-items making their k-th access are a run, one line each.
+// Nothing reported, the result right, for counts that end inside the group and past it.
+TEST_F(RaceLines, StridedLoopsWithUnevenTrips) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void spread(int n, __global int* out) {
+  __local int t[128];
+  int l = get_local_id(0);
+  for (int i = l; i < n; i += 32)
+    t[i] = i * 3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l] + (l + 32 < n ? t[l + 32] : 0);
+})CLC",
+                            "spread", said);
+  EXPECT_TRUE(madeNestedLines(said)) << said;
+  for (cl_int n : {32, 40, 77, 128}) {
+    SCOPED_TRACE(n);
+    cl_mem out = buffer(64 * sizeof(cl_int));
+    setArgs(k, n, out);
+    Outcome o = launch(k, 64, 32, false);
+    EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+    EXPECT_EQ(o.status, CL_COMPLETE);
+    std::vector<cl_int> got = read<cl_int>(out, 64);
+    for (int g = 0; g < 64; ++g) {
+      int l = g % 32;
+      ASSERT_EQ(got[size_t(g)], l * 3 + (l + 32 < n ? (l + 32) * 3 : 0)) << g;
+    }
+  }
+}
+
+// A stride one short of the group: work-item 0's second access is work-item 63's
+// first. The loop's lines meet, so it records per byte: one race, the one a per-byte
+// record names.
+TEST_F(RaceLines, StridedLoopWhoseIterationsMeet) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void overlap(__global int* out) {
+  __local int t[128];
+  int l = get_local_id(0);
+  for (int i = l; i < 100; i += 63)
+    t[i] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l];
+})CLC",
+                            "overlap", said);
+  EXPECT_TRUE(madeNestedLines(said)) << said;
+  cl_mem out = buffer(64 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 64, 64, false);
+  expectOneLocalRace(o, "work-item (63,0,0) writes 4 bytes at __local byte 252 that "
+                        "work-item (0,0,0) wrote");
+  EXPECT_NE(o.report.find("at <source>:5 ("), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
+}
+
+// A strided loop's lines, then a read of the neighbour's word in the same round (a
+// work-item loop of its own): the read meets the lines, so it records per byte, over
+// the lines' bytes, and the race is reported once.
+TEST_F(RaceLines, StridedLinesMetByAReadOfTheRound) {
+  std::string said;
+  cl_kernel k = racesKernel(R"CLC(__kernel void peek(__global int* out) {
+  __local int t[65];
+  int l = get_local_id(0);
+  for (int i = l; i < 64; i += 32)
+    t[i] = i;
+  int v = t[l + 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = v + t[l];
+})CLC",
+                            "peek", said);
+  EXPECT_TRUE(madeNestedLines(said)) << said;
+  cl_mem out = buffer(32 * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch(k, 32, 32, true);
+  expectOneLocalRace(o, "work-item (0,0,0) reads 4 bytes at __local byte 4 that "
+                        "work-item (1,0,0) wrote");
+  EXPECT_NE(o.report.find("at <source>:6 ("), std::string::npos) << o.report;
+  EXPECT_NE(o.report.find("the other access: <source>:5 ("), std::string::npos) << o.report;
+  EXPECT_EQ(o.status, CL_COMPLETE); // FIBERCL_CHECK_CONTINUE=1
 }
 
 } // namespace

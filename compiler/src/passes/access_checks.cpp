@@ -266,6 +266,7 @@ public:
 private:
   // Whether the access is allowed; sets `start` (the object's first byte, from the
   // pointer's base) and `size` (its bytes).
+  llvm::Value *raceFreeAtLaunch(unsigned argument);
   llvm::Value *inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o, llvm::Value *off,
                         llvm::Value *&start, llvm::Value *&size);
   void check(const Access &a, const Object &o);
@@ -289,6 +290,7 @@ private:
   llvm::Value *shadow_ = nullptr;   // ctx->local_shadow, likewise
   llvm::Value *localMem_ = nullptr; // ctx->local_mem, likewise
   RaceFreeArguments raceFree_;      // races: arguments whose accesses may go unrecorded
+  std::map<unsigned, llvm::Value *> raceFreeAtLaunch_;
 };
 
 // A load of the launch's table: the same for the whole launch.
@@ -296,6 +298,55 @@ llvm::LoadInst *invariant(llvm::LoadInst *load) {
   load->setMetadata(llvm::LLVMContext::MD_invariant_load,
                     llvm::MDNode::get(load->getContext(), {}));
   return load;
+}
+
+// Whether the launch found `argument` race-free (FCL_CHECK_RACE_FREE, and what its
+// own offsets assume): computed once, at the body's entry, so that it is the same value
+// in every loop (CheckedLoopVersionsPass versions loops on it).
+llvm::Value *BodyChecks::raceFreeAtLaunch(unsigned argument) {
+  if (llvm::Value *known = raceFreeAtLaunch_[argument])
+    return known;
+  // After the launch's table and the rows' widths, in the entry block.
+  auto *after = llvm::cast<llvm::Instruction>(table_);
+  if (auto row = raceFree_.rowBytes.find(argument); row != raceFree_.rowBytes.end())
+    if (auto *i = llvm::dyn_cast<llvm::Instruction>(row->second);
+        i && i->getParent() == after->getParent() && after->comesBefore(i))
+      after = i;
+  llvm::IRBuilder<> b(after->getNextNode());
+  unsigned n = body_.arg_size() - 4;
+  llvm::Value *flags =
+      invariant(b.CreateLoad(b.getInt64Ty(),
+                             b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                                                  argument * sizeof(fcl_check_bounds) +
+                                                      offsetof(fcl_check_bounds, flags)),
+                             "race.flags"));
+  llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
+  if (raceFree_.ownOffset >> argument & 1) {
+    // Own offsets in a 1-D launch, or in 2-D rows that do not overlap; ids that fit
+    // 31 bits (for `(int)get_global_id(0)`).
+    llvm::Value *ctx = body_.getArg(n), *size[3];
+    for (unsigned d = 0; d < 3; ++d)
+      size[d] = invariant(b.CreateLoad(
+          b.getInt64Ty(),
+          b.CreateConstGEP1_64(b.getInt8Ty(), ctx,
+                               offsetof(fcl_group_ctx, global_size) + d * sizeof(fcl_u64))));
+    llvm::Value *limit = b.getInt64(uint64_t(1) << 31);
+    free = b.CreateAnd(free, b.CreateICmpULE(size[0], limit));
+    free = b.CreateAnd(free, b.CreateICmpEQ(size[2], b.getInt64(1)));
+    auto row = raceFree_.rowBytes.find(argument);
+    if (row == raceFree_.rowBytes.end()) {
+      free = b.CreateAnd(free, b.CreateICmpEQ(size[1], b.getInt64(1)));
+    } else {
+      int64_t stride = raceFree_.stride.at(argument);
+      llvm::Value *r = b.CreateSExtOrTrunc(row->second, b.getInt64Ty());
+      llvm::Value *rowSpan =
+          b.CreateMul(size[0], b.getInt64(uint64_t(stride < 0 ? -stride : stride)));
+      free = b.CreateAnd(free, b.CreateICmpULE(size[1], limit));
+      free = b.CreateAnd(free, b.CreateICmpUGE(r, rowSpan));
+      free = b.CreateAnd(free, b.CreateICmpULE(r, b.getInt64(uint64_t(1) << 32)));
+    }
+  }
+  return raceFreeAtLaunch_[argument] = free;
 }
 
 llvm::Value *BodyChecks::inBounds(llvm::IRBuilder<> &b, const Access &a, const Object &o,
@@ -480,38 +531,7 @@ void BodyChecks::checkRace(const Access &a, const Object *o) {
   if (o && o->argument && !atomic &&
       ((raceFree_.readOnly | raceFree_.ownOffset) >> *o->argument & 1)) {
     // Recorded only when the launch did not find the argument race-free.
-    llvm::Value *flags =
-        invariant(b.CreateLoad(b.getInt64Ty(),
-                               b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                                                    *o->argument * sizeof(fcl_check_bounds) +
-                                                        offsetof(fcl_check_bounds, flags)),
-                               "race.flags"));
-    llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
-    if (raceFree_.ownOffset >> *o->argument & 1) {
-      // Own offsets in a 1-D launch, or in 2-D rows that do not overlap; ids that fit
-      // 31 bits (for `(int)get_global_id(0)`).
-      llvm::Value *ctx = body_.getArg(n), *size[3];
-      for (unsigned d = 0; d < 3; ++d)
-        size[d] = invariant(b.CreateLoad(
-            b.getInt64Ty(),
-            b.CreateConstGEP1_64(b.getInt8Ty(), ctx,
-                                 offsetof(fcl_group_ctx, global_size) + d * sizeof(fcl_u64))));
-      llvm::Value *limit = b.getInt64(uint64_t(1) << 31);
-      free = b.CreateAnd(free, b.CreateICmpULE(size[0], limit));
-      free = b.CreateAnd(free, b.CreateICmpEQ(size[2], b.getInt64(1)));
-      auto row = raceFree_.rowBytes.find(*o->argument);
-      if (row == raceFree_.rowBytes.end()) {
-        free = b.CreateAnd(free, b.CreateICmpEQ(size[1], b.getInt64(1)));
-      } else {
-        int64_t stride = raceFree_.stride.at(*o->argument);
-        llvm::Value *r = b.CreateSExtOrTrunc(row->second, b.getInt64Ty());
-        llvm::Value *rowSpan =
-            b.CreateMul(size[0], b.getInt64(uint64_t(stride < 0 ? -stride : stride)));
-        free = b.CreateAnd(free, b.CreateICmpULE(size[1], limit));
-        free = b.CreateAnd(free, b.CreateICmpUGE(r, rowSpan));
-        free = b.CreateAnd(free, b.CreateICmpULE(r, b.getInt64(uint64_t(1) << 32)));
-      }
-    }
+    llvm::Value *free = raceFreeAtLaunch(*o->argument);
     llvm::Instruction *record = llvm::SplitBlockAndInsertIfThen(
         b.CreateNot(free, "race.recorded"), a.inst, false,
         llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
@@ -567,6 +587,10 @@ unsigned BodyChecks::run() {
       table->setMetadata(llvm::LLVMContext::MD_dereferenceable,
                          llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
                                                   b.getInt64(args * sizeof(fcl_check_bounds)))));
+    // (and aligned: a load of its flags may move out of a loop, CheckedLoopVersionsPass)
+    table->setMetadata(llvm::LLVMContext::MD_align,
+                       llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
+                                                b.getInt64(alignof(fcl_check_bounds)))));
     table_ = table;
     shadow_ = field(offsetof(fcl_group_ctx, local_shadow), b.getInt64Ty(), "local.shadow");
     localMem_ = field(offsetof(fcl_group_ctx, local_mem), b.getInt64Ty(), "local.mem");

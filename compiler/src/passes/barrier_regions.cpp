@@ -75,6 +75,7 @@ constexpr uint64_t kMaxBytesPerItem = 64 * 1024;       // frames per work-item
 constexpr uint64_t kMaxLivenessSteps = 50'000'000;     // analysis effort
 constexpr uint64_t kMaxRegionInstructions = 1'500'000; // code over all regions
 constexpr unsigned kMaxRematInstructions = 12;         // recomputed per value
+constexpr unsigned kMaxLaunchConstantInstructions = 48; // likewise, for launchConstant()
 
 struct BarrierPoint {
   llvm::CallInst *call = nullptr;
@@ -128,7 +129,7 @@ private:
     auto *i = llvm::dyn_cast<llvm::Instruction>(v);
     return !i || i->getParent() == entry_; // arguments, constants, the dispatch block
   }
-  bool canRematerialise(llvm::Instruction *i, unsigned &budget) const;
+  bool canRematerialise(llvm::Instruction *i, unsigned &budget, bool launchConstant = false) const;
   llvm::Value *rematerialise(llvm::Value *v, llvm::IRBuilder<> &b,
                              llvm::DenseMap<llvm::Value *, llvm::Value *> &done);
   llvm::Value *slotAddress(llvm::IRBuilder<> &b, llvm::Instruction *v, bool store);
@@ -463,22 +464,33 @@ void Splitter::computeDivergence() {
   }
 }
 
-bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget) const {
+// `launchConstant`: and computed without the work-item's ids, so the same for the whole
+// launch (a race check's `argument is race-free`): LICM takes it out of the work-item
+// loops, which then test it once, so it may take more instructions.
+bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget,
+                                bool launchConstant) const {
   if (budget == 0)
     return false;
   --budget;
   if (llvm::isa<llvm::PHINode, llvm::AllocaInst>(i) || i->isTerminator() ||
       i->getType()->isTokenTy())
     return false;
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(i))
-    return isCtxField(load);
-  if (i->mayReadOrWriteMemory() || i->mayHaveSideEffects())
+  // A load of memory that never changes (the launch's check table, through a ctx
+  // field) reads the same after the barrier.
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(i);
+  if (load && isCtxField(load))
+    return true;
+  if (!(load && load->isSimple() && load->hasMetadata(llvm::LLVMContext::MD_invariant_load)) &&
+      (i->mayReadOrWriteMemory() || i->mayHaveSideEffects()))
     return false;
   for (llvm::Value *op : i->operands()) {
+    auto *arg = llvm::dyn_cast<llvm::Argument>(op);
+    if (launchConstant && arg && arg->getArgNo() + 3 >= body_.arg_size()) // x, y, z
+      return false;
     if (available(op))
       continue;
     auto *oi = llvm::dyn_cast<llvm::Instruction>(op);
-    if (!oi || !canRematerialise(oi, budget))
+    if (!oi || !canRematerialise(oi, budget, launchConstant))
       return false;
   }
   return true;
@@ -506,8 +518,8 @@ llvm::Value *Splitter::rematerialise(llvm::Value *v, llvm::IRBuilder<> &b,
 bool Splitter::chooseSlots(std::string &why) {
   std::vector<llvm::Instruction *> spilled;
   for (llvm::Instruction *v : liveAnywhere_) {
-    unsigned budget = kMaxRematInstructions;
-    if (canRematerialise(v, budget)) {
+    unsigned budget = kMaxRematInstructions, more = kMaxLaunchConstantInstructions;
+    if (canRematerialise(v, budget) || canRematerialise(v, more, true)) {
       remat_.insert(v);
       continue;
     }

@@ -29,6 +29,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -40,11 +41,13 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,47 @@ struct Line {
   std::vector<Unwrapped> unwrapped;
 };
 
+// Whether `v` is the same in every iteration of `loop`, moving it before `to` (if not
+// null) when it is computed in the loop from such values without side effects or traps,
+// or loaded from memory marked invariant (a race record's flags, loaded where the access
+// is, under its conditions).
+bool hoistedInvariant(llvm::Value *v, llvm::Loop &loop, llvm::Instruction *to, unsigned depth = 0) {
+  auto *i = llvm::dyn_cast<llvm::Instruction>(v);
+  if (!i || !loop.contains(i))
+    return true;
+  if (!to || depth > 8 || llvm::isa<llvm::PHINode>(i) || i->mayHaveSideEffects() ||
+      (i->mayReadFromMemory() && !(llvm::isa<llvm::LoadInst>(i) &&
+                                   i->hasMetadata(llvm::LLVMContext::MD_invariant_load))) ||
+      !llvm::isSafeToSpeculativelyExecute(i))
+    return false;
+  for (llvm::Value *op : i->operands())
+    if (!hoistedInvariant(op, loop, to, depth + 1))
+      return false;
+  i->moveBefore(to);
+  i->dropPoisonGeneratingFlags(); // (now computed where the loop's conditions did not hold)
+  i->dropPoisonGeneratingMetadata();
+  return true;
+}
+
+// A loop-invariant part of `v` that alone makes it `okWhen`: `v` itself, or an
+// operand of its logical and when `okWhen` is false (of its logical or when true). A
+// race record behind `race.recorded && in_bounds` is skipped when the argument is
+// race-free, whatever the rest. `hoistTo`: as hoistedInvariant's.
+llvm::Value *invariantPart(llvm::Value *v, bool okWhen, llvm::Loop &loop,
+                           llvm::Instruction *hoistTo = nullptr) {
+  using namespace llvm::PatternMatch;
+  if (hoistedInvariant(v, loop, hoistTo))
+    return v;
+  llvm::Value *a, *b;
+  if ((!okWhen && match(v, m_LogicalAnd(m_Value(a), m_Value(b)))) ||
+      (okWhen && match(v, m_LogicalOr(m_Value(a), m_Value(b)))))
+    if (llvm::Value *part = invariantPart(a, okWhen, loop, hoistTo))
+      return part;
+    else
+      return invariantPart(b, okWhen, loop, hoistTo);
+  return nullptr;
+}
+
 bool calls(const llvm::BasicBlock &bb, const char *name) {
   for (const llvm::Instruction &i : bb)
     if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
@@ -89,10 +133,34 @@ bool calls(const llvm::BasicBlock &bb, const char *name) {
   return false;
 }
 
+// A branch of the loop on a loop-invariant condition (or part of one) with `bb` on one
+// side (that edge dominates it): the check whose other side skips it. A race record of
+// an argument the launch may find race-free is behind a branch on its flag, perhaps
+// merged with others (`race.recorded && in_bounds`), perhaps moved before an inner loop
+// by unswitching.
+bool invariantGuard(llvm::BasicBlock &bb, llvm::Loop &loop, llvm::DominatorTree &dt,
+                    LoopCheck &check) {
+  llvm::BasicBlock *preheader = loop.getLoopPreheader();
+  llvm::Instruction *hoistTo = preheader ? preheader->getTerminator() : nullptr;
+  for (llvm::DomTreeNode *node = dt.getNode(&bb)->getIDom();
+       node && loop.contains(node->getBlock()); node = node->getIDom()) {
+    auto *br = llvm::dyn_cast<llvm::BranchInst>(node->getBlock()->getTerminator());
+    if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1))
+      continue;
+    for (unsigned i = 0; i < 2; ++i)
+      if (dt.dominates(llvm::BasicBlockEdge(br->getParent(), br->getSuccessor(i)), &bb) &&
+          invariantPart(br->getCondition(), i == 1, loop, hoistTo)) {
+        check = {br, i == 1, false};
+        return true;
+      }
+  }
+  return false;
+}
+
 // The loop's checks; false when one is not a branch to a report of its own. A race
-// check behind a branch (an argument the launch may find race-free) is one; the race
-// records every work-item makes go to `records`.
-bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks,
+// record behind an invariant branch (invariantGuard) is one; the race records every
+// work-item makes go to `records`.
+bool findChecks(llvm::Loop &loop, llvm::DominatorTree &dt, std::vector<LoopCheck> &checks,
                 std::vector<llvm::CallInst *> &records, std::string &why) {
   for (llvm::BasicBlock *bb : loop.blocks()) {
     bool bounds = calls(*bb, FIBERCL_HOST_CHECK_FAILED),
@@ -103,15 +171,21 @@ bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks,
     llvm::BasicBlock *from = bb->getSinglePredecessor();
     auto *br = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
     bool guarded = br && br->isConditional() && loop.contains(from);
-    if (race && !bounds && !uninit && (!guarded || !loop.isLoopInvariant(br->getCondition()))) {
-      for (llvm::Instruction &i : *bb)
-        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
-          if (const llvm::Function *f = call->getCalledFunction();
-              f && f->getName() == FIBERCL_HOST_CHECK_RACE)
-            records.push_back(call);
-      continue;
-    }
-    if (int(bounds) + int(uninit) + int(race) != 1 || !guarded) {
+    bool okWhen = guarded && br->getSuccessor(0) != bb;
+    if (race && !bounds && !uninit) {
+      LoopCheck skip;
+      if (invariantGuard(*bb, loop, dt, skip)) {
+        br = skip.branch;
+        okWhen = skip.okWhen;
+      } else {
+        for (llvm::Instruction &i : *bb)
+          if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+            if (const llvm::Function *f = call->getCalledFunction();
+                f && f->getName() == FIBERCL_HOST_CHECK_RACE)
+              records.push_back(call);
+        continue;
+      }
+    } else if (int(bounds) + int(uninit) + int(race) != 1 || !guarded) {
       why = "a report not behind a branch of its own";
       if (debugChannel("check")) {
         llvm::raw_string_ostream os(why);
@@ -121,7 +195,6 @@ bool findChecks(llvm::Loop &loop, std::vector<LoopCheck> &checks,
       }
       return false;
     }
-    bool okWhen = br->getSuccessor(0) != bb;
     auto same = std::find_if(checks.begin(), checks.end(),
                              [&](const LoopCheck &c) { return c.branch == br; });
     if (same == checks.end()) {
@@ -202,6 +275,41 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
   return false;
 }
 
+// `s` at iteration `item` (an i64 SCEV) of `loop`: its recurrences in `loop` replaced
+// by their values there, exactly as the program computes them (modulo their widths).
+// `ok` turns false if `s` has a recurrence of another loop.
+class AtIteration : public llvm::SCEVRewriteVisitor<AtIteration> {
+public:
+  AtIteration(llvm::ScalarEvolution &se, const llvm::Loop &loop, const llvm::SCEV *item)
+      : SCEVRewriteVisitor(se), loop_(loop), item_(item) {}
+  const llvm::SCEV *visitAddRecExpr(const llvm::SCEVAddRecExpr *rec) {
+    if (rec->getLoop() != &loop_ || !rec->isAffine()) {
+      ok = false;
+      return rec;
+    }
+    const llvm::SCEV *step = rec->getStepRecurrence(SE);
+    return SE.getAddExpr(visit(rec->getStart()),
+                         SE.getMulExpr(step, SE.getTruncateOrZeroExtend(item_, step->getType())));
+  }
+  bool ok = true;
+
+private:
+  const llvm::Loop &loop_;
+  const llvm::SCEV *item_;
+};
+
+// A race record in a loop each work-item runs inside the work-item loop (`for (i = lid;
+// i < n; i += size) tile[i] = ...`): work-item x makes it trips(x) times, the k-th at
+// start(x) + k * stride, with start a line in the index. trips(x) is the inner loop's
+// backedge-taken count plus one where its guard lets it run, 0 elsewhere.
+struct NestedLine {
+  llvm::Loop *inner = nullptr;
+  // The branches before it, each with the value that runs it: loop-invariant
+  // conditions, and compares of values known at every iteration (Versioner::knownAtIterations).
+  std::vector<std::pair<llvm::Value *, bool>> guards;
+  int64_t stride = 0;
+};
+
 // A condition a check's branch needs for the access to go on: `value == okWhen`. A
 // branch on `a && b` (LLVM's logical and, a select) needs both.
 struct Need {
@@ -210,7 +318,9 @@ struct Need {
   bool uninit;
 };
 
-void needsOf(const LoopCheck &c, std::vector<Need> &needs) {
+// A logical and that must be false (or an or that must be true) with a loop-invariant
+// operand needs only that operand: enough, if not always necessary.
+void needsOf(const LoopCheck &c, llvm::Loop &loop, std::vector<Need> &needs) {
   using namespace llvm::PatternMatch;
   std::vector<std::pair<llvm::Value *, bool>> work{{c.branch->getCondition(), c.okWhen}};
   while (!work.empty()) {
@@ -223,6 +333,8 @@ void needsOf(const LoopCheck &c, std::vector<Need> &needs) {
       work.push_back({b, okWhen});
     } else if (match(v, m_Not(m_Value(a)))) {
       work.push_back({a, !okWhen});
+    } else if (llvm::Value *part = invariantPart(v, okWhen, loop)) {
+      needs.push_back({part, okWhen, c.uninit});
     } else {
       needs.push_back({v, okWhen, c.uninit});
     }
@@ -262,6 +374,12 @@ public:
   bool decidable(const std::vector<Need> &needs, std::string &why);
   // Whether the race record `call`, made in every iteration, is a line (CHECK_RACE_LINE).
   bool isLine(llvm::CallInst *call);
+  // Whether the race record `call`, made in a loop inside this one, is a line of each of
+  // the inner loop's iterations (NestedLine). All of the loop's are in one inner loop:
+  // CHECK_RACE_TRIPS has one buffer.
+  bool isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::DominatorTree &dt);
+  std::string nestedWhy; // why the last record isNestedLine looked at is not one
+  bool isNested(llvm::CallInst *call) const { return nested_.count(call) > 0; }
   // The condition under which every need holds in every iteration, emitted before
   // `at` (after decidable()); the arguments of CHECK_RACE_LINE for each of `lines` but
   // its `state` (after isLine()).
@@ -285,6 +403,12 @@ private:
   llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
   llvm::Value *lastIteration();
   std::vector<llvm::Value *> lineArguments(llvm::CallInst *call);
+  // Whether SCEV `s`, of the loop or of one inside it, can be computed before the loop
+  // at any of its iterations.
+  bool knownAtIterations(const llvm::SCEV *s);
+  llvm::Value *expandAt(const llvm::SCEV *s, llvm::Value *item, llvm::Instruction *at);
+  // CHECK_RACE_TRIPS's buffer, filled with each work-item's trips through `inner`.
+  llvm::Value *trips(const NestedLine &n, llvm::Value *ctx);
 
   llvm::Loop &loop_;
   llvm::ScalarEvolution &se_;
@@ -295,6 +419,8 @@ private:
   llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
   std::vector<llvm::Value *> conditions_;
   std::vector<std::pair<llvm::Value *, llvm::Value *>> spans_; // shadow: first byte, bytes
+  std::map<llvm::CallInst *, NestedLine> nested_;
+  llvm::Value *trips_ = nullptr; // the filled buffer
 };
 
 bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads) {
@@ -548,11 +674,157 @@ bool Versioner::isLine(llvm::CallInst *call) {
          lineKnown(se_.getSCEV(call->getArgOperand(8)), z) && z.step == 0;
 }
 
-// (ctx, site, address, step, bytes, how, x, y, z, count) at the first iteration; the
-// address's parts under extensions must not wrap.
+bool Versioner::knownAtIterations(const llvm::SCEV *s) {
+  AtIteration rewrite(se_, loop_, se_.getZero(llvm::Type::getInt64Ty(s->getType()->getContext())));
+  const llvm::SCEV *atZero = rewrite.visit(s);
+  return rewrite.ok && se_.isLoopInvariant(atZero, &loop_) &&
+         expander_.isSafeToExpandAt(atZero, at_);
+}
+
+llvm::Value *Versioner::expandAt(const llvm::SCEV *s, llvm::Value *item, llvm::Instruction *at) {
+  AtIteration rewrite(se_, loop_, se_.getUnknown(item));
+  const llvm::SCEV *there = rewrite.visit(s);
+  return expander_.expandCodeFor(there, there->getType(), at);
+}
+
+bool Versioner::isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::DominatorTree &dt) {
+  auto notNested = [&](const char *why) {
+    nestedWhy = why;
+    return false;
+  };
+  llvm::Loop *inner = li.getLoopFor(call->getParent());
+  if (!inner || inner->getParentLoop() != &loop_ || !inner->isInnermost())
+    return notNested("not in a loop directly inside the work-item loop, innermost");
+  // (a guarded loop often shares its exit with the guard's other side: given its own)
+  if (!inner->isLoopSimplifyForm())
+    llvm::simplifyLoop(inner, &dt, &li, &se_, nullptr, nullptr, false);
+  if (!inner->isLoopSimplifyForm() || inner->getExitingBlock() != inner->getLoopLatch())
+    return notNested("a loop of another shape (one exit, at its latch)");
+  if (!dt.dominates(call->getParent(), inner->getLoopLatch()))
+    return notNested("not made in every iteration of its loop");
+  if (!nested_.empty() && nested_.begin()->second.inner != inner)
+    return notNested("records in two loops inside the work-item loop");
+  NestedLine n;
+  n.inner = inner;
+  // The inner loop is entered only through its preheader, reached by a chain of blocks
+  // each the only successor of the one before. The block before the chain runs once per
+  // iteration of this loop; if it ends in a conditional branch (the guard), the inner
+  // loop runs when the branch takes the chain.
+  llvm::BasicBlock *runs = inner->getLoopPreheader();
+  while (llvm::BasicBlock *before = runs->getSinglePredecessor()) {
+    auto *br = llvm::dyn_cast<llvm::BranchInst>(before->getTerminator());
+    if (!br || li.getLoopFor(before) != &loop_)
+      break;
+    if (br->isConditional()) {
+      llvm::Value *condition = br->getCondition();
+      auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(condition);
+      if (br->getSuccessor(0) == br->getSuccessor(1) ||
+          !(loop_.isLoopInvariant(condition) ||
+            (cmp && cmp->getOperand(0)->getType()->isIntOrPtrTy() &&
+             knownAtIterations(se_.getSCEV(cmp->getOperand(0))) &&
+             knownAtIterations(se_.getSCEV(cmp->getOperand(1))))))
+      {
+        if (debugChannel("check"))
+          llvm::errs() << "FiberCL: checked loop versions: guard " << *condition << "\n";
+        return notNested("a branch before its loop on a condition not known at every work-item");
+      }
+      n.guards.emplace_back(condition, br->getSuccessor(0) == runs);
+    }
+    runs = before;
+  }
+  if (li.getLoopFor(runs) != &loop_ || !dt.dominates(runs, loop_.getLoopLatch()))
+    return notNested("its loop is not entered once per work-item after branches known before");
+  const llvm::SCEV *taken = se_.getBackedgeTakenCount(inner);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) ||
+      taken->getType()->getIntegerBitWidth() > 64 || !knownAtIterations(taken))
+    return notNested("its loop's trip count not known before the work-item loop");
+  // The access: an affine recurrence of the inner loop from a line of this one.
+  auto *site = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+  auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(3));
+  auto *how = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(4));
+  constexpr uint64_t kOrdering =
+      FCL_RACE_ATOMIC | FCL_RACE_ACQUIRE | FCL_RACE_RELEASE | FCL_RACE_NARROW | FCL_RACE_AFTER;
+  auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(call->getArgOperand(2)));
+  if (!site || !bytes || !how || !(how->getZExtValue() & FCL_RACE_LOCAL) ||
+      (how->getZExtValue() & kOrdering) || bytes->getZExtValue() - 1 >= 64 ||
+      !loop_.isLoopInvariant(call->getArgOperand(0)) || !rec || rec->getLoop() != inner ||
+      !rec->isAffine())
+    return notNested("not a plain __local access at an affine address in its loop");
+  auto *stride = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se_));
+  if (!stride || stride->getAPInt().getSignificantBits() > 32 || stride->getAPInt().isZero())
+    return notNested("not a constant stride in its loop");
+  n.stride = stride->getAPInt().getSExtValue();
+  Line start, x, y, z;
+  if (!lineKnown(rec->getStart(), start) ||
+      !lineKnown(se_.getSCEV(call->getArgOperand(6)), x) || x.step != 1 || !x.unwrapped.empty() ||
+      !lineKnown(se_.getSCEV(call->getArgOperand(7)), y) || y.step != 0 ||
+      !lineKnown(se_.getSCEV(call->getArgOperand(8)), z) || z.step != 0)
+    return notNested("its first address or ids not lines in the work-item's index");
+  nested_[call] = n;
+  return true;
+}
+
+// Before the loop: for each work-item i of it, trips[i] = the inner loop's
+// backedge-taken count + 1 if its guard lets it run, else 0 (saturated at 2^32 - 1:
+// the runtime takes no more than a few hundred lines). At most
+// FIBERCL_MAX_WORK_GROUP_SIZE work-items are written; the runtime refuses more.
+llvm::Value *Versioner::trips(const NestedLine &n, llvm::Value *ctx) {
+  if (trips_)
+    return trips_;
+  llvm::Value *last = lastIteration_; // (made by lineArguments)
+  b_.SetInsertPoint(at_);
+  llvm::FunctionCallee buffer =
+      declareHostFunction(*at_->getModule(), HostFunction::CHECK_RACE_TRIPS);
+  trips_ = b_.CreateCall(buffer, {ctx}, "check.trips");
+  llvm::Value *items = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                                b_.CreateAdd(last, b_.getInt64(1)),
+                                                b_.getInt64(FIBERCL_MAX_WORK_GROUP_SIZE));
+  llvm::BasicBlock *before = at_->getParent();
+  llvm::BasicBlock *after = llvm::SplitBlock(before, at_);
+  auto *fill = llvm::BasicBlock::Create(before->getContext(), "check.trips.fill",
+                                        before->getParent(), after);
+  before->getTerminator()->eraseFromParent();
+  llvm::BranchInst::Create(fill, before);
+  llvm::IRBuilder<> b(fill);
+  llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "trips.i");
+  i->addIncoming(b.getInt64(0), before);
+  llvm::Instruction *end = b.CreateUnreachable(); // (a place to expand before)
+  b.SetInsertPoint(end);
+  llvm::Value *taken =
+      b.CreateZExt(expandAt(se_.getBackedgeTakenCount(n.inner), i, end), b.getInt64Ty());
+  b.SetInsertPoint(end);
+  llvm::Value *count = b.CreateBinaryIntrinsic(
+      llvm::Intrinsic::umin, b.CreateAdd(taken, b.getInt64(1)), b.getInt64(0xFFFFFFFFu));
+  for (auto [condition, enterWhen] : n.guards) {
+    llvm::Value *runs = condition;
+    if (!loop_.isLoopInvariant(condition)) {
+      auto *cmp = llvm::cast<llvm::ICmpInst>(condition);
+      llvm::Value *lhs = expandAt(se_.getSCEV(cmp->getOperand(0)), i, end);
+      llvm::Value *rhs = expandAt(se_.getSCEV(cmp->getOperand(1)), i, end);
+      b.SetInsertPoint(end);
+      runs = b.CreateICmp(cmp->getPredicate(), lhs, rhs);
+    }
+    b.SetInsertPoint(end);
+    count = b.CreateSelect(enterWhen ? runs : b.CreateNot(runs), count, b.getInt64(0));
+  }
+  b.CreateStore(b.CreateTrunc(count, b.getInt32Ty()),
+                b.CreateGEP(b.getInt32Ty(), trips_, i));
+  llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
+  i->addIncoming(next, fill);
+  b.CreateCondBr(b.CreateICmpEQ(next, items), after, fill);
+  end->eraseFromParent();
+  return trips_;
+}
+
+// (ctx, site, address, step, bytes, how, x, y, z, count, stride, trips) at the first
+// iteration; the address's parts under extensions must not wrap.
 std::vector<llvm::Value *> Versioner::lineArguments(llvm::CallInst *call) {
   Line address, x;
-  asLine(se_.getSCEV(call->getArgOperand(2)), loop_, se_, address);
+  auto nested = nested_.find(call);
+  const llvm::SCEV *at = se_.getSCEV(call->getArgOperand(2));
+  if (nested != nested_.end())
+    at = llvm::cast<llvm::SCEVAddRecExpr>(at)->getStart();
+  asLine(at, loop_, se_, address);
   asLine(se_.getSCEV(call->getArgOperand(6)), loop_, se_, x);
   unwrappedParts(address);
   std::vector<llvm::Value *> args{call->getArgOperand(0), call->getArgOperand(1),
@@ -571,6 +843,13 @@ std::vector<llvm::Value *> Versioner::lineArguments(llvm::CallInst *call) {
   args.push_back(z);
   b_.SetInsertPoint(at_);
   args.push_back(b_.CreateTrunc(b_.CreateAdd(last, b_.getInt64(1)), b_.getInt32Ty()));
+  if (nested == nested_.end()) {
+    args.push_back(b_.getInt64(0));
+    args.push_back(llvm::ConstantPointerNull::get(b_.getPtrTy()));
+  } else {
+    args.push_back(b_.getInt64(uint64_t(nested->second.stride)));
+    args.push_back(nullptr); // trips(), once everything else is expanded
+  }
   return args;
 }
 
@@ -591,6 +870,10 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
     else if (kind == Kind::Shadow)
       shadowSpans(n);
   }
+  // The trips loop splits the block at `at_` too.
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (!lineArgs[i].back())
+      lineArgs[i].back() = trips(nested_.at(lines[i]), lines[i]->getArgOperand(0));
   // One scan from the lowest span's start to the highest one's end: more bytes than the
   // reads cover if the spans have gaps (then perhaps the checked loop for nothing), but
   // one scan's set-up instead of one per read (a reduction's tree step reads two
@@ -622,7 +905,7 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
 bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan written,
              const std::vector<llvm::CallInst *> &records, llvm::LoopInfo &li,
              llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why,
-             size_t &lineCount) {
+             size_t &lineCount, size_t &nestedCount) {
   llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
   llvm::BasicBlock *preheader = loop.getLoopPreheader();
   llvm::BasicBlock *exit = loop.getExitBlock();
@@ -632,7 +915,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   }
   std::vector<Need> needs;
   for (const LoopCheck &c : checks)
-    needsOf(c, needs);
+    needsOf(c, loop, needs);
   Versioner v(loop, se, preheader->getTerminator(), written);
   if (!v.decidable(needs, why))
     return false;
@@ -640,11 +923,14 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   // would not see each other.
   std::vector<llvm::CallInst *> lines;
   auto notLine = std::find_if(records.begin(), records.end(), [&](llvm::CallInst *call) {
-    return !dt.dominates(call->getParent(), latch) || !v.isLine(call);
+    return !(dt.dominates(call->getParent(), latch) && v.isLine(call)) &&
+           !v.isNestedLine(call, li, dt);
   });
   if (notLine == records.end())
     lines = records;
   lineCount = lines.size();
+  nestedCount = size_t(std::count_if(lines.begin(), lines.end(),
+                                     [&](llvm::CallInst *call) { return v.isNested(call); }));
   if (needs.empty() && lines.empty()) {
     why = "race records that are not lines in the work-item's index";
     if (debugChannel("check")) {
@@ -653,6 +939,12 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
       for (unsigned i : {2u, 6u, 7u, 8u})
         os << " " << *se.getSCEV((*notLine)->getArgOperand(i));
       os << " ]" << (dt.dominates((*notLine)->getParent(), latch) ? "" : " (not every item)");
+      if (!v.nestedWhy.empty())
+        os << "; in a loop inside: " << v.nestedWhy;
+      for (llvm::BasicBlock *p : llvm::predecessors((*notLine)->getParent()))
+        if (auto *br = llvm::dyn_cast<llvm::BranchInst>(p->getTerminator());
+            br && br->isConditional())
+          os << "\n  from a branch on: " << *br->getCondition();
     }
     return false;
   }
@@ -744,7 +1036,11 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
       for (llvm::BasicBlock *bb : loop->blocks())
         size += bb->size();
       records.clear();
-      if (!findChecks(*loop, checks, records, why) || (checks.empty() && records.empty()))
+      bool found =
+          findChecks(*loop, fam.getResult<llvm::DominatorTreeAnalysis>(f), checks, records, why);
+      // (it may have moved invariant conditions out of the loop)
+      fam.getResult<llvm::ScalarEvolutionAnalysis>(f).forgetLoopDispositions();
+      if (!found || (checks.empty() && records.empty()))
         ;
       else if (size > kMaxLoopInstructions || !loop->isLoopSimplifyForm() || !loop->isSafeToClone())
         why = "a loop this pass does not copy";
@@ -758,18 +1054,20 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     }
     if (!candidate)
       break;
-    size_t lineCount = 0;
+    size_t lineCount = 0, nestedCount = 0;
     if (!written.lo)
       written = writtenSpanOf(f);
     bool versioned = version(*candidate, checks, written, records, li,
                              fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount);
+                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount,
+                             nestedCount);
     if (report)
       llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
                    << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +
                                          " checks decided before it" +
                                          (lineCount ? ", its " + std::to_string(lineCount) +
-                                                          " race records lines"
+                                                          " race records lines" +
+                                                          (nestedCount ? " (" + std::to_string(nestedCount) + " in a loop inside)" : std::string())
                                                     : std::string())
                                    : "not versioned: " + why)
                    << "\n";
