@@ -31,6 +31,7 @@
 #include "host_target.hpp"
 #include "local_size_specialisation.hpp"
 #include "passes/passes.hpp"
+#include "perf_map.hpp"
 #include "vector_math.hpp"
 
 // Half-precision conversions LLVM's x86 code generator emits as calls (no x86
@@ -151,6 +152,7 @@ std::unique_ptr<Executable> loadHere(const Binary &binary, const HostSymbols &ho
     error = llvm::toString(jit.takeError());
     return nullptr;
   }
+  addPerfMap(**jit);
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
 
   llvm::orc::SymbolMap symbols;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -57,6 +58,34 @@ TEST_F(Compiler, BarrierFreeWorkItemLoopIsVectorised) {
   EXPECT_NE(fn.find("fadd <"), std::string::npos) << fn;
   // And it calls nothing: no fiber runner, no per-work-item call.
   EXPECT_EQ(fn.find("__fibercl_host_run_items"), std::string::npos) << fn;
+}
+
+// FIBERCL_PERF_MAP=1: the JIT's functions are named in /tmp/perf-<pid>.map for `perf`,
+// one "start size name" line each, the kernel's work-group function among them.
+TEST_F(Compiler, PerfMapNamesTheWorkGroupFunctions) {
+  SKIP_UNLESS_FIBERCL("FIBERCL_PERF_MAP is FiberCL's");
+  const std::string path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+  std::filesystem::remove(path);
+  setenv("FIBERCL_PERF_MAP", "1", 1);
+  cl_kernel k = kernel(build(uniqueVecadd()), "vecadd");
+  cl_mem a = bufferFrom(std::vector<float>(64, 1.0f)), b = bufferFrom(std::vector<float>(64, 2.0f)),
+         c = buffer(64 * sizeof(float));
+  setArgs(k, a, b, c);
+  run(k, {64});
+  unsetenv("FIBERCL_PERF_MAP");
+  EXPECT_EQ(read<float>(c, 64), std::vector<float>(64, 3.0f));
+  std::ifstream map(path);
+  ASSERT_TRUE(map.good()) << "no " << path;
+  bool found = false;
+  for (std::string line; std::getline(map, line);) {
+    std::istringstream fields(line);
+    std::string start, size, name;
+    ASSERT_TRUE(bool(fields >> std::hex >> start >> size >> name)) << line;
+    EXPECT_GT(std::stoull(size, nullptr, 16), 0u) << line;
+    found = found || name == "__fibercl_wg_vecadd";
+  }
+  EXPECT_TRUE(found) << "no __fibercl_wg_vecadd in " << path;
+  std::filesystem::remove(path);
 }
 
 // Issue 28: PyOpenCL's bessel_y killed the process in LLVM's LoopDeletion. The masked
