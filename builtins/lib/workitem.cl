@@ -64,17 +64,21 @@ FCL_CONST size_t get_global_offset(uint dim) {
   return fcl_dim_valid(dim) ? v : (size_t)0;
 }
 
+/* A launch's dimensions past get_work_dim() have one work-item (local size 1,
+ * prepareNDRange), whose id there is 0: no select on work_dim, so that a 2-D kernel's get_local_id(1) is the
+ * work-item loop's counter (CheckedLoopVersionsPass versions a nest on it). */
 FCL_CONST size_t get_local_id(uint dim) {
-  size_t v = (size_t)__fibercl_local_id(fcl_dim_index(dim));
-  return fcl_dim_valid(dim) ? v : (size_t)0;
+  return dim < 3u ? (size_t)__fibercl_local_id(dim) : (size_t)0;
 }
 
+/* Likewise a global id there: the runtime runs such a dimension as one group of one
+ * work-item at offset 0 (prepareNDRange), so the sum is 0. */
 FCL_CONST size_t get_global_id(uint dim) {
   const __private fcl_group_ctx *c = __fibercl_ctx();
   uint i = fcl_dim_index(dim);
   size_t v = c->group_id[i] * c->enqueued_local_size[i] +
              (size_t)__fibercl_local_id(i) + c->global_offset[i];
-  return fcl_dim_valid(dim) ? v : (size_t)0;
+  return dim < 3u ? v : (size_t)0;
 }
 
 FCL_OVL size_t get_global_linear_id(void) {

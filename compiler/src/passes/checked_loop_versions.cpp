@@ -74,15 +74,26 @@ struct Unwrapped {
   const llvm::SCEV *start;
   int64_t step;
   bool isSigned;
+  int64_t innerStep = 0;
 };
 
 // A value of the loop as a line in its index: start + k * step at iteration k (modulo
 // its width), if the parts in `unwrapped` do not wrap.
+// In a nest (a work-item loop whose only loop is the next dimension's work-item loop,
+// `inner`), start + k * step + j * innerStep at iteration j of the inner loop in
+// iteration k.
 struct Line {
   const llvm::SCEV *start = nullptr;
   int64_t step = 0;
   std::vector<Unwrapped> unwrapped;
+  int64_t innerStep = 0;
 };
+
+// The direction a line moves in (in a nest, it must move the same way in both loops).
+int64_t direction(int64_t step, int64_t innerStep) { return step ? step : innerStep; }
+bool oneDirection(int64_t step, int64_t innerStep) {
+  return !step || !innerStep || (step < 0) == (innerStep < 0);
+}
 
 // Whether `v` is the same in every iteration of `loop`, moving it before `to` (if not
 // null) when it is computed in the loop from such values without side effects or traps,
@@ -212,7 +223,8 @@ bool findChecks(llvm::Loop &loop, llvm::DominatorTree &dt, std::vector<LoopCheck
 // extensions (SCEV cannot always prove that `(long)(uint)(x0 + lid)` does not wrap: the
 // test before the loop does). Steps stay below 2^31 so that (trip - 1) * step fits 64
 // bits (trip < 2^32 is tested before the loop).
-bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Line &line) {
+bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Line &line,
+            const llvm::Loop *inner = nullptr) {
   constexpr int64_t kMaxStep = int64_t(1) << 31;
   line = {};
   if (se.isLoopInvariant(s, &loop)) {
@@ -222,8 +234,15 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
   auto small = [&](int64_t step) { return step > -kMaxStep && step < kMaxStep; };
   if (auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(s)) {
     auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se));
-    if (rec->getLoop() != &loop || !rec->isAffine() || !step ||
-        step->getAPInt().getSignificantBits() > 32)
+    if (!rec->isAffine() || !step || step->getAPInt().getSignificantBits() > 32)
+      return false;
+    if (inner && rec->getLoop() == inner) { // from a line of the outer loop
+      if (!asLine(rec->getStart(), loop, se, line))
+        return false;
+      line.innerStep = step->getAPInt().getSExtValue();
+      return small(line.innerStep);
+    }
+    if (rec->getLoop() != &loop)
       return false;
     line.start = rec->getStart();
     line.step = step->getAPInt().getSExtValue();
@@ -233,12 +252,13 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
     llvm::SmallVector<const llvm::SCEV *, 4> starts;
     for (const llvm::SCEV *op : add->operands()) {
       Line part;
-      if (!asLine(op, loop, se, part))
+      if (!asLine(op, loop, se, part, inner))
         return false;
       starts.push_back(part.start);
       line.step += part.step;
+      line.innerStep += part.innerStep;
       line.unwrapped.insert(line.unwrapped.end(), part.unwrapped.begin(), part.unwrapped.end());
-      if (!small(line.step))
+      if (!small(line.step) || !small(line.innerStep))
         return false;
     }
     line.start = se.getAddExpr(starts);
@@ -247,19 +267,20 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
   if (auto *mul = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
     auto *factor = llvm::dyn_cast<llvm::SCEVConstant>(mul->getOperand(0));
     if (mul->getNumOperands() != 2 || !factor || factor->getAPInt().getSignificantBits() > 32 ||
-        !asLine(mul->getOperand(1), loop, se, line))
+        !asLine(mul->getOperand(1), loop, se, line, inner))
       return false;
     line.start = se.getMulExpr(factor, line.start);
     line.step *= factor->getAPInt().getSExtValue();
-    return small(line.step);
+    line.innerStep *= factor->getAPInt().getSExtValue();
+    return small(line.step) && small(line.innerStep);
   }
   auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(s);
-  if (!cast || !asLine(cast->getOperand(0), loop, se, line))
+  if (!cast || !asLine(cast->getOperand(0), loop, se, line, inner))
     return false;
   llvm::Type *type = cast->getType();
   if (llvm::isa<llvm::SCEVZeroExtendExpr>(s) || llvm::isa<llvm::SCEVSignExtendExpr>(s)) {
     bool isSigned = llvm::isa<llvm::SCEVSignExtendExpr>(s);
-    line.unwrapped.push_back({line.start, line.step, isSigned});
+    line.unwrapped.push_back({line.start, line.step, isSigned, line.innerStep});
     line.start =
         isSigned ? se.getSignExtendExpr(line.start, type) : se.getZeroExtendExpr(line.start, type);
     return true;
@@ -277,12 +298,14 @@ bool asLine(const llvm::SCEV *s, llvm::Loop &loop, llvm::ScalarEvolution &se, Li
 
 // `s` at iteration `item` (an i64 SCEV) of `loop`: its recurrences in `loop` replaced
 // by their values there, exactly as the program computes them (modulo their widths).
-// `ok` turns false if `s` has a recurrence of another loop.
+// `ok` turns false if `s` has a recurrence of a loop inside `loop`.
 class AtIteration : public llvm::SCEVRewriteVisitor<AtIteration> {
 public:
   AtIteration(llvm::ScalarEvolution &se, const llvm::Loop &loop, const llvm::SCEV *item)
       : SCEVRewriteVisitor(se), loop_(loop), item_(item) {}
   const llvm::SCEV *visitAddRecExpr(const llvm::SCEVAddRecExpr *rec) {
+    if (rec->getLoop() != &loop_ && rec->getLoop()->contains(&loop_))
+      return rec; // (the same in every iteration of `loop`)
     if (rec->getLoop() != &loop_ || !rec->isAffine()) {
       ok = false;
       return rec;
@@ -363,8 +386,11 @@ WrittenSpan writtenSpanOf(llvm::Function &f) {
 
 class Versioner {
 public:
-  Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at, WrittenSpan written)
-      : loop_(loop), se_(se), written_(written),
+  // `inner`: versioning a nest (Line), whose inner loop runs the same number of times in
+  // every iteration of `loop`.
+  Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at, WrittenSpan written,
+            llvm::Loop *inner = nullptr)
+      : loop_(loop), inner_(inner), se_(se), written_(written),
         expander_(se, loop.getHeader()->getModule()->getDataLayout(), "check.version"), at_(at),
         b_(at) {}
 
@@ -402,6 +428,7 @@ private:
   void shadowSpans(const Need &n);
   llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
   llvm::Value *lastIteration();
+  llvm::Value *lastInnerIteration();
   std::vector<llvm::Value *> lineArguments(llvm::CallInst *call);
   // Whether SCEV `s`, of the loop or of one inside it, can be computed before the loop
   // at any of its iterations.
@@ -411,12 +438,14 @@ private:
   llvm::Value *trips(const NestedLine &n, llvm::Value *ctx);
 
   llvm::Loop &loop_;
+  llvm::Loop *inner_;
   llvm::ScalarEvolution &se_;
   WrittenSpan written_;
   llvm::SCEVExpander expander_;
   llvm::Instruction *at_;
   llvm::IRBuilder<> b_;
   llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
+  llvm::Value *lastInner_ = nullptr;     // the inner loop's, in a nest
   std::vector<llvm::Value *> conditions_;
   std::vector<std::pair<llvm::Value *, llvm::Value *>> spans_; // shadow: first byte, bytes
   std::map<llvm::CallInst *, NestedLine> nested_;
@@ -448,10 +477,11 @@ bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst 
 
 // `s` as a line whose parts can be computed before the loop.
 bool Versioner::lineKnown(const llvm::SCEV *s, Line &line) {
-  if (!asLine(s, loop_, se_, line) || !expander_.isSafeToExpandAt(line.start, at_))
+  if (!asLine(s, loop_, se_, line, inner_) || !expander_.isSafeToExpandAt(line.start, at_) ||
+      !oneDirection(line.step, line.innerStep))
     return false;
   for (const Unwrapped &u : line.unwrapped)
-    if (!expander_.isSafeToExpandAt(u.start, at_))
+    if (!expander_.isSafeToExpandAt(u.start, at_) || !oneDirection(u.step, u.innerStep))
       return false;
   return true;
 }
@@ -483,7 +513,8 @@ Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
   Line lhs, rhs;
   if (cmp && !cmp->isEquality() && cmp->getOperand(0)->getType()->isIntegerTy() &&
       lineKnown(se_.getSCEV(cmp->getOperand(0)), lhs) &&
-      lineKnown(se_.getSCEV(cmp->getOperand(1)), rhs) && !(lhs.step && rhs.step))
+      lineKnown(se_.getSCEV(cmp->getOperand(1)), rhs) &&
+      !(direction(lhs.step, lhs.innerStep) && direction(rhs.step, rhs.innerStep)))
     return Kind::Compare;
   why = "a bounds check whose offset is not a line in the work-item's index";
   if (debugChannel("check")) {
@@ -510,6 +541,15 @@ bool Versioner::decidable(const std::vector<Need> &needs, std::string &why) {
     why = "a work-item count not known before the loop";
     return false;
   }
+  if (inner_) {
+    const llvm::SCEV *innerTaken = se_.getBackedgeTakenCount(inner_);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(innerTaken) ||
+        innerTaken->getType()->getIntegerBitWidth() > 64 ||
+        !se_.isLoopInvariant(innerTaken, &loop_) || !expander_.isSafeToExpandAt(innerTaken, at_)) {
+      why = "an inner work-item count that is not the same in every iteration";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -522,28 +562,43 @@ llvm::Value *Versioner::lastIteration() {
   return lastIteration_;
 }
 
+llvm::Value *Versioner::lastInnerIteration() {
+  if (!lastInner_) {
+    llvm::Value *n = expand(se_.getBackedgeTakenCount(inner_));
+    b_.SetInsertPoint(at_);
+    lastInner_ = b_.CreateZExt(n, b_.getInt64Ty(), "check.last.inner.iteration");
+  }
+  return lastInner_;
+}
+
+// In a nest, the first iteration of both loops and the last of both: a line moving
+// one way in both has its extremes there.
 void Versioner::ends(const Line &line, llvm::Value *&first, llvm::Value *&last) {
   first = expand(line.start);
-  if (line.step == 0) {
-    last = first;
-    return;
-  }
-  lastIteration();
-  b_.SetInsertPoint(at_);
+  last = first;
   llvm::Type *t = first->getType();
   unsigned bits = t->isPointerTy() ? 64 : t->getIntegerBitWidth();
-  // No wrap between the ends: (last iteration) * |step| < 2^(bits - 1), and asLine's
-  // |step| < 2^31 keeps that product within 64 bits.
-  uint64_t magnitude = uint64_t(line.step < 0 ? -line.step : line.step);
-  conditions_.push_back(b_.CreateICmpULT(
-      lastIteration_, b_.getInt64((uint64_t(1) << (std::min(bits, 64u) - 1)) / magnitude),
-      "check.no.wrap"));
-  llvm::Value *n = lastIteration_;
-  if (t->isPointerTy())
-    last = b_.CreateGEP(b_.getInt8Ty(), first, b_.CreateMul(n, b_.getInt64(line.step)));
-  else
-    last = b_.CreateAdd(
-        first, b_.CreateMul(b_.CreateZExtOrTrunc(n, t), llvm::ConstantInt::get(t, line.step)));
+  // No wrap between the ends: the distance, (last iteration) * |step| (plus the inner
+  // loop's in a nest, each below 2^(bits - 2) then), is below 2^(bits - 1); asLine's
+  // |step| < 2^31 keeps each product within 64 bits.
+  const uint64_t half = uint64_t(1) << (std::min(bits, 64u) - (line.innerStep ? 2 : 1));
+  std::pair<int64_t, llvm::Value *> moves[2] = {{line.step, nullptr}, {line.innerStep, nullptr}};
+  if (line.step)
+    moves[0].second = lastIteration();
+  if (line.innerStep)
+    moves[1].second = lastInnerIteration();
+  for (auto [step, n] : moves) {
+    if (!step)
+      continue;
+    b_.SetInsertPoint(at_);
+    uint64_t magnitude = uint64_t(step < 0 ? -step : step);
+    conditions_.push_back(b_.CreateICmpULT(n, b_.getInt64(half / magnitude), "check.no.wrap"));
+    if (t->isPointerTy())
+      last = b_.CreateGEP(b_.getInt8Ty(), last, b_.CreateMul(n, b_.getInt64(uint64_t(step))));
+    else
+      last = b_.CreateAdd(
+          last, b_.CreateMul(b_.CreateZExtOrTrunc(n, t), llvm::ConstantInt::get(t, step)));
+  }
 }
 
 // Whether `v0` .. `vN`, a line's ends, show it did not wrap (its |step| * trips is below
@@ -562,8 +617,8 @@ llvm::Value *Versioner::forward(int64_t step, llvm::Value *v0, llvm::Value *vN, 
 void Versioner::unwrappedParts(const Line &line) {
   for (const Unwrapped &u : line.unwrapped) {
     llvm::Value *v0, *vN;
-    ends(Line{u.start, u.step, {}}, v0, vN);
-    conditions_.push_back(forward(u.step, v0, vN, u.isSigned));
+    ends(Line{u.start, u.step, {}, u.innerStep}, v0, vN);
+    conditions_.push_back(forward(direction(u.step, u.innerStep), v0, vN, u.isSigned));
   }
 }
 
@@ -574,8 +629,8 @@ llvm::Value *Versioner::compareHolds(const Need &n) {
   auto *cmp = llvm::cast<llvm::ICmpInst>(n.value);
   llvm::CmpInst::Predicate pred = n.okWhen ? cmp->getPredicate() : cmp->getInversePredicate();
   Line lhs, rhs;
-  asLine(se_.getSCEV(cmp->getOperand(0)), loop_, se_, lhs);
-  asLine(se_.getSCEV(cmp->getOperand(1)), loop_, se_, rhs);
+  asLine(se_.getSCEV(cmp->getOperand(0)), loop_, se_, lhs, inner_);
+  asLine(se_.getSCEV(cmp->getOperand(1)), loop_, se_, rhs, inner_);
   llvm::Value *l0, *lN, *r0, *rN;
   ends(lhs, l0, lN);
   ends(rhs, r0, rN);
@@ -583,9 +638,12 @@ llvm::Value *Versioner::compareHolds(const Need &n) {
   unwrappedParts(rhs);
   b_.SetInsertPoint(at_);
   llvm::Value *ok = b_.CreateAnd(b_.CreateICmp(pred, l0, r0), b_.CreateICmp(pred, lN, rN));
-  bool left = lhs.step != 0;
-  return b_.CreateAnd(ok, forward(left ? lhs.step : rhs.step, left ? l0 : r0, left ? lN : rN,
-                                  llvm::CmpInst::isSigned(pred)));
+  int64_t moves = direction(lhs.step, lhs.innerStep);
+  bool left = moves != 0;
+  if (!left)
+    moves = direction(rhs.step, rhs.innerStep);
+  return b_.CreateAnd(
+      ok, forward(moves, left ? l0 : r0, left ? lN : rN, llvm::CmpInst::isSigned(pred)));
 }
 
 // uninit: every shadow byte the loop's reads cover is written before it.
@@ -594,14 +652,15 @@ void Versioner::shadowSpans(const Need &n) {
   shadowLoads(n, loads);
   for (llvm::LoadInst *load : loads) {
     Line line;
-    asLine(se_.getSCEV(load->getPointerOperand()), loop_, se_, line);
+    asLine(se_.getSCEV(load->getPointerOperand()), loop_, se_, line, inner_);
     llvm::Value *first, *last;
     ends(line, first, last);
     unwrappedParts(line);
-    conditions_.push_back(forward(line.step, first, last, false));
+    const int64_t moves = direction(line.step, line.innerStep);
+    conditions_.push_back(forward(moves, first, last, false));
     const llvm::DataLayout &dl = load->getModule()->getDataLayout();
     b_.SetInsertPoint(at_);
-    llvm::Value *low = line.step < 0 ? last : first, *high = line.step < 0 ? first : last;
+    llvm::Value *low = moves < 0 ? last : first, *high = moves < 0 ? first : last;
     spans_.emplace_back(low, b_.CreateAdd(b_.CreateSub(b_.CreatePtrToInt(high, b_.getInt64Ty()),
                                                        b_.CreatePtrToInt(low, b_.getInt64Ty())),
                                           b_.getInt64(dl.getTypeStoreSize(load->getType()))));
@@ -772,6 +831,28 @@ llvm::Value *Versioner::trips(const NestedLine &n, llvm::Value *ctx) {
   if (trips_)
     return trips_;
   llvm::Value *last = lastIteration_; // (made by lineArguments)
+  // What the fill loop computes, with the enclosing loops' recurrences computed here
+  // first (the fill loop's block is in no loop LoopInfo knows).
+  auto outerKnown = [&](const llvm::SCEV *s) {
+    struct Outer : llvm::SCEVRewriteVisitor<Outer> {
+      Outer(llvm::ScalarEvolution &se, Versioner &v) : SCEVRewriteVisitor(se), v(v) {}
+      const llvm::SCEV *visitAddRecExpr(const llvm::SCEVAddRecExpr *rec) {
+        if (rec->getLoop() == &v.loop_ || !rec->getLoop()->contains(&v.loop_))
+          return SCEVRewriteVisitor::visitAddRecExpr(rec);
+        return SE.getUnknown(v.expand(rec));
+      }
+      Versioner &v;
+    } outer(se_, *this);
+    return outer.visit(s);
+  };
+  const llvm::SCEV *taken = outerKnown(se_.getBackedgeTakenCount(n.inner));
+  std::vector<std::pair<const llvm::SCEV *, const llvm::SCEV *>> compared;
+  for (auto [condition, enterWhen] : n.guards)
+    if (!loop_.isLoopInvariant(condition)) {
+      auto *cmp = llvm::cast<llvm::ICmpInst>(condition);
+      compared.emplace_back(outerKnown(se_.getSCEV(cmp->getOperand(0))),
+                            outerKnown(se_.getSCEV(cmp->getOperand(1))));
+    }
   b_.SetInsertPoint(at_);
   llvm::FunctionCallee buffer =
       declareHostFunction(*at_->getModule(), HostFunction::CHECK_RACE_TRIPS);
@@ -790,17 +871,18 @@ llvm::Value *Versioner::trips(const NestedLine &n, llvm::Value *ctx) {
   i->addIncoming(b.getInt64(0), before);
   llvm::Instruction *end = b.CreateUnreachable(); // (a place to expand before)
   b.SetInsertPoint(end);
-  llvm::Value *taken =
-      b.CreateZExt(expandAt(se_.getBackedgeTakenCount(n.inner), i, end), b.getInt64Ty());
+  llvm::Value *takenThere = b.CreateZExt(expandAt(taken, i, end), b.getInt64Ty());
   b.SetInsertPoint(end);
   llvm::Value *count = b.CreateBinaryIntrinsic(
-      llvm::Intrinsic::umin, b.CreateAdd(taken, b.getInt64(1)), b.getInt64(0xFFFFFFFFu));
+      llvm::Intrinsic::umin, b.CreateAdd(takenThere, b.getInt64(1)), b.getInt64(0xFFFFFFFFu));
+  size_t compare = 0;
   for (auto [condition, enterWhen] : n.guards) {
     llvm::Value *runs = condition;
     if (!loop_.isLoopInvariant(condition)) {
       auto *cmp = llvm::cast<llvm::ICmpInst>(condition);
-      llvm::Value *lhs = expandAt(se_.getSCEV(cmp->getOperand(0)), i, end);
-      llvm::Value *rhs = expandAt(se_.getSCEV(cmp->getOperand(1)), i, end);
+      auto [left, right] = compared[compare++];
+      llvm::Value *lhs = expandAt(left, i, end);
+      llvm::Value *rhs = expandAt(right, i, end);
       b.SetInsertPoint(end);
       runs = b.CreateICmp(cmp->getPredicate(), lhs, rhs);
     }
@@ -905,7 +987,7 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
 bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan written,
              const std::vector<llvm::CallInst *> &records, llvm::LoopInfo &li,
              llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why,
-             size_t &lineCount, size_t &nestedCount) {
+             size_t &lineCount, size_t &nestedCount, bool &nest) {
   llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
   llvm::BasicBlock *preheader = loop.getLoopPreheader();
   llvm::BasicBlock *exit = loop.getExitBlock();
@@ -913,10 +995,27 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
     why = "a loop of another shape";
     return false;
   }
+  // A nest of two work-item loops (a 2-D group's rows) is versioned once for all its
+  // rows when its checks are lines in both indices; not its race records (a line is
+  // one row).
+  llvm::Loop *inner = nullptr;
+  if (llvm::findOptionMDForLoop(&loop, kWorkItemRowsMetadata)) {
+    if (loop.getSubLoops().size() != 1 ||
+        !llvm::findOptionMDForLoop(loop.getSubLoops()[0], kWorkItemLoopMetadata)) {
+      why = "rows of work-item loops of another shape";
+      return false;
+    }
+    if (!records.empty()) {
+      why = "a nest with race records (its rows are versioned one by one)";
+      return false;
+    }
+    inner = loop.getSubLoops()[0];
+  }
+  nest = inner != nullptr;
   std::vector<Need> needs;
   for (const LoopCheck &c : checks)
     needsOf(c, loop, needs);
-  Versioner v(loop, se, preheader->getTerminator(), written);
+  Versioner v(loop, se, preheader->getTerminator(), written, inner);
   if (!v.decidable(needs, why))
     return false;
   // The race records become lines if every one is: a line and a record in one loop
@@ -963,7 +1062,8 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   llvm::Loop *fast =
       llvm::cloneLoopWithPreheader(checkedPh, decide, &loop, vmap, ".fast", &li, &dt, cloned);
   llvm::remapInstructionsInBlocks(cloned, vmap);
-  giveOwnLoopID(*fast);
+  for (llvm::Loop *copy : fast->getLoopsInPreorder())
+    giveOwnLoopID(*copy);
   llvm::BasicBlock *fastPh = fast->getLoopPreheader();
   fastPh->setName("check.fast.ph");
   auto *fastLatch = llvm::cast<llvm::BasicBlock>(vmap[latch]);
@@ -1027,7 +1127,9 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     std::vector<llvm::CallInst *> records;
     std::string why;
     for (llvm::Loop *loop : li.getLoopsInPreorder()) {
-      if (seen.count(loop->getHeader()) || !llvm::findOptionMDForLoop(loop, kWorkItemLoopMetadata))
+      if (seen.count(loop->getHeader()) ||
+          !(llvm::findOptionMDForLoop(loop, kWorkItemLoopMetadata) ||
+            llvm::findOptionMDForLoop(loop, kWorkItemRowsMetadata)))
         continue;
       seen.insert(loop->getHeader());
       checks.clear();
@@ -1055,16 +1157,18 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     if (!candidate)
       break;
     size_t lineCount = 0, nestedCount = 0;
+    bool nest = false;
     if (!written.lo)
       written = writtenSpanOf(f);
     bool versioned = version(*candidate, checks, written, records, li,
                              fam.getResult<llvm::DominatorTreeAnalysis>(f),
                              fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount,
-                             nestedCount);
+                             nestedCount, nest);
     if (report)
       llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
                    << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +
                                          " checks decided before it" +
+                                         (nest ? " (a nest: for all its rows)" : "") +
                                          (lineCount ? ", its " + std::to_string(lineCount) +
                                                           " race records lines" +
                                                           (nestedCount ? " (" + std::to_string(nestedCount) + " in a loop inside)" : std::string())

@@ -44,6 +44,9 @@ inline constexpr const char *kGlobalVariableBytesMetadata = "fibercl.global_vari
 // Loop metadata naming a loop over a work-group's work-items in x (work_item_loop.cpp),
 // for MaskedWorkItemVectorizerPass.
 inline constexpr const char *kWorkItemLoopMetadata = "fibercl.work_item_loop";
+// The loop over the rows (y) of work-item loops: CheckedLoopVersionsPass versions the
+// nest at once.
+inline constexpr const char *kWorkItemRowsMetadata = "fibercl.work_item_rows";
 // Metadata on the loads and stores of barrier regions' frames (AddressSpaceAliasPass).
 inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
 

@@ -128,7 +128,11 @@ std::vector<llvm::Value *> emitWorkItemLoop(
 
   b.SetInsertPoint(yLatch);
   llvm::Value *yNext = b.CreateNUWAdd(y[0], b.getInt32(1), "y.next");
-  b.CreateCondBr(b.CreateICmpULT(yNext, size[1]), yLoop, zLatch);
+  llvm::BranchInst *yBack = b.CreateCondBr(b.CreateICmpULT(yNext, size[1]), yLoop, zLatch);
+  llvm::MDNode *rows = llvm::MDNode::getDistinct(
+      c, {nullptr, llvm::MDNode::get(c, llvm::MDString::get(c, kWorkItemRowsMetadata))});
+  rows->replaceOperandWith(0, rows);
+  yBack->setMetadata(llvm::LLVMContext::MD_loop, rows);
   b.SetInsertPoint(zLatch);
   llvm::Value *zNext = b.CreateNUWAdd(z[0], b.getInt32(1), "z.next");
   b.CreateCondBr(b.CreateICmpULT(zNext, size[2]), zLoop, done);
