@@ -23,6 +23,8 @@
 // meet them is not recorded, and the loop runs its checked copy, which records per
 // byte. A round's lines become per-byte records at its first such record: the bytes a
 // line wrote hold what it wrote (its loop ran to its end, with no record in between).
+// An access in a loop each work-item runs comes with the work-items' trip counts
+// (CHECK_RACE_TRIPS's buffer): one line per run of work-items making their k-th access.
 #include <algorithm>
 #include <cstring>
 #include <memory>

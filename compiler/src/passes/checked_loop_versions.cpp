@@ -15,11 +15,16 @@
 //    of plain __local accesses every work-item makes at a line of addresses are one
 //    line each (CHECK_RACE_LINE, runtime/exec/races.cpp), recorded before the loop if it
 //    meets no other access of the round: then the copy runs, without the records.
+//    A record in a loop each work-item runs inside the work-item loop (`for (i = lid;
+//    i < n; i += 256) tile[i] = ...`) is a line for each of that loop's iterations: the
+//    work-items' trip counts, computed before the loop, say which (NestedLine).
 // Such a loop is versioned: its preheader tests the conditions for the first and last
 // work-item (and scans the shadow span), and runs either a copy without checks -- the
 // unchecked kernel's loop, for LLVM's loop vectoriser -- or the checked loop, which
 // reports as before. A loop with a check this cannot decide is left as it is; race
-// records every work-item makes stay in both copies.
+// records every work-item makes stay in both copies. The rows of a 2-D group (the loop
+// over y around the work-item loop) are versioned at once when their checks are lines in
+// both ids (Line::innerStep); else each row is.
 //
 // Runs in LLVM's O3 pipeline after WorkItemRangeSplitPass (a reduction's `if (lid < s)
 // tmp[lid + s]` is in bounds over [0, s), not over the whole group) and before the
