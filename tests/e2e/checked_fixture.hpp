@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <CL/cl.h>
+#include <cstdlib>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -35,6 +37,20 @@ protected:
   cl_kernel checkedKernel(const std::string &src, const char *name, const char *checks = "bounds") {
     ScopedEnv env({{"FIBERCL_CHECK", checks}});
     return kernel(build(src, "-cl-std=CL3.0"), name);
+  }
+
+  // Builds a fresh copy of `src` (a cached build says nothing) with FIBERCL_CHECK=`checks`
+  // on barrier regions; `said`: what FIBERCL_DEBUG=vectorize printed (which loops were
+  // versioned, which recorded race lines).
+  cl_kernel checkedKernelSaying(const std::string &src, const char *name, const char *checks,
+                                std::string &said) {
+    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}, {"FIBERCL_BARRIERS", "regions"}});
+    std::string fresh =
+        src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
+    ::testing::internal::CaptureStderr();
+    cl_kernel k = checkedKernel(fresh, name, checks);
+    said = ::testing::internal::GetCapturedStderr();
+    return k;
   }
 
   // A sub-buffer of `whole`'s first `bytes` (released at tear-down); null, with a

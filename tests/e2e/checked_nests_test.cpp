@@ -16,18 +16,6 @@ namespace {
 
 class CheckedNests : public Checked {
 protected:
-  // Builds `src` with FIBERCL_CHECK=`checks` on barrier regions; `said`: what
-  // FIBERCL_DEBUG=vectorize printed (a fresh source: a cached build says nothing).
-  cl_kernel nestKernel(const std::string &src, const char *name, const char *checks,
-                       std::string &said) {
-    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}, {"FIBERCL_BARRIERS", "regions"}});
-    std::string fresh =
-        src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
-    ::testing::internal::CaptureStderr();
-    cl_kernel k = checkedKernel(fresh, name, checks);
-    said = ::testing::internal::GetCapturedStderr();
-    return k;
-  }
   static bool versionedANest(const std::string &said) {
     return said.find("(a nest: for all its rows)") != std::string::npos;
   }
@@ -51,7 +39,7 @@ const char *kRows = R"CLC(__kernel void rows(__global const int* in, __global in
 
 TEST_F(CheckedNests, RowsWrittenThenReadAreCleanAndRight) {
   std::string said;
-  cl_kernel k = nestKernel(kRows, "rows", "bounds,uninit", said);
+  cl_kernel k = checkedKernelSaying(kRows, "rows", "bounds,uninit", said);
   EXPECT_TRUE(versionedANest(said)) << said;
   std::vector<cl_int> input(16 * 16);
   for (size_t i = 0; i < input.size(); ++i)
@@ -79,7 +67,7 @@ TEST_F(CheckedNests, AnUnwrittenRowIsReportedOnce) {
   std::string src = kRows;
   src.replace(src.find("  if (ly == 7) t[9][lx] = 0;\n"), 29, "");
   std::string said;
-  cl_kernel k = nestKernel(src, "rows", "uninit", said);
+  cl_kernel k = checkedKernelSaying(src, "rows", "uninit", said);
   EXPECT_TRUE(versionedANest(said)) << said;
   cl_mem in = bufferFrom(std::vector<cl_int>(256, 1)), out = buffer(256 * sizeof(cl_int));
   setArgs(k, in, out);
@@ -97,7 +85,7 @@ TEST_F(CheckedNests, ARowPastTheArrayIsReportedOnce) {
   std::string src = kRows;
   src.replace(src.find("t[ly + 2][lx];"), 14, "t[ly + 3][lx];");
   std::string said;
-  cl_kernel k = nestKernel(src, "rows", "bounds", said);
+  cl_kernel k = checkedKernelSaying(src, "rows", "bounds", said);
   EXPECT_TRUE(versionedANest(said)) << said;
   cl_mem in = bufferFrom(std::vector<cl_int>(256, 1)), out = buffer(256 * sizeof(cl_int));
   setArgs(k, in, out);

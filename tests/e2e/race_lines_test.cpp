@@ -16,16 +16,8 @@ namespace {
 
 class RaceLines : public Checked {
 protected:
-  // Builds `src` with FIBERCL_CHECK=races on barrier regions; `said`: what
-  // FIBERCL_DEBUG=vectorize printed (a fresh source: a cached build says nothing).
   cl_kernel racesKernel(const std::string &src, const char *name, std::string &said) {
-    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}, {"FIBERCL_BARRIERS", "regions"}});
-    std::string fresh =
-        src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
-    ::testing::internal::CaptureStderr();
-    cl_kernel k = checkedKernel(fresh, name, "races");
-    said = ::testing::internal::GetCapturedStderr();
-    return k;
+    return checkedKernelSaying(src, name, "races", said);
   }
   static bool madeLines(const std::string &said) {
     return said.find("race records lines") != std::string::npos;
