@@ -166,7 +166,7 @@ struct RaceShadow {
   std::vector<RaceLine> readLines, writeLines;
   size_t loopReads = 0, loopWrites = 0;
   std::vector<fcl_u32> trips; // CHECK_RACE_TRIPS's buffer
-  bool perByte = false; // a per-byte record was made this round
+  bool perByte = false;       // a per-byte record was made this round
 
   void startRound(uint64_t e, uint32_t items) {
     epoch = e;

@@ -90,8 +90,7 @@ TEST_F(CheckedNests, ARowPastTheArrayIsReportedOnce) {
   cl_mem in = bufferFrom(std::vector<cl_int>(256, 1)), out = buffer(256 * sizeof(cl_int));
   setArgs(k, in, out);
   Outcome o = launch2D(k, 16, 16, false);
-  expectOneReport(o, 8, "__local variable 't' (320 bytes)",
-                  {"work-item (0,7,0) in work-group ("});
+  expectOneReport(o, 8, "__local variable 't' (320 bytes)", {"work-item (0,7,0) in work-group ("});
   EXPECT_EQ(o.status, -5 /* CL_OUT_OF_RESOURCES */);
 }
 

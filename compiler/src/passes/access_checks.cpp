@@ -314,12 +314,11 @@ llvm::Value *BodyChecks::raceFreeAtLaunch(unsigned argument) {
       after = i;
   llvm::IRBuilder<> b(after->getNextNode());
   unsigned n = body_.arg_size() - 4;
-  llvm::Value *flags =
-      invariant(b.CreateLoad(b.getInt64Ty(),
-                             b.CreateConstGEP1_64(b.getInt8Ty(), table_,
-                                                  argument * sizeof(fcl_check_bounds) +
-                                                      offsetof(fcl_check_bounds, flags)),
-                             "race.flags"));
+  llvm::Value *flags = invariant(b.CreateLoad(
+      b.getInt64Ty(),
+      b.CreateConstGEP1_64(b.getInt8Ty(), table_,
+                           argument * sizeof(fcl_check_bounds) + offsetof(fcl_check_bounds, flags)),
+      "race.flags"));
   llvm::Value *free = b.CreateICmpNE(b.CreateAnd(flags, FCL_CHECK_RACE_FREE), b.getInt64(0));
   if (raceFree_.ownOffset >> argument & 1) {
     // Own offsets in a 1-D launch, or in 2-D rows that do not overlap; ids that fit
@@ -588,9 +587,9 @@ unsigned BodyChecks::run() {
                          llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
                                                   b.getInt64(args * sizeof(fcl_check_bounds)))));
     // (and aligned: a load of its flags may move out of a loop, CheckedLoopVersionsPass)
-    table->setMetadata(llvm::LLVMContext::MD_align,
-                       llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(
-                                                b.getInt64(alignof(fcl_check_bounds)))));
+    table->setMetadata(
+        llvm::LLVMContext::MD_align,
+        llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(b.getInt64(alignof(fcl_check_bounds)))));
     table_ = table;
     shadow_ = field(offsetof(fcl_group_ctx, local_shadow), b.getInt64Ty(), "local.shadow");
     localMem_ = field(offsetof(fcl_group_ctx, local_mem), b.getInt64Ty(), "local.mem");

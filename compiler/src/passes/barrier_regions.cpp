@@ -71,11 +71,11 @@ std::string fibersRequiredFor(const llvm::Function &body) {
 namespace {
 
 // Limits past which a kernel stays on fibers.
-constexpr uint64_t kMaxBytesPerItem = 64 * 1024;       // frames per work-item
-constexpr uint64_t kMaxLivenessSteps = 50'000'000;     // analysis effort
-constexpr uint64_t kMaxRegionInstructions = 1'500'000; // code over all regions
-constexpr unsigned kMaxRematInstructions = 12;         // recomputed per value
-constexpr unsigned kMaxLaunchConstantInstructions = 48; // likewise, for launchConstant()
+constexpr uint64_t kMaxBytesPerItem = 64 * 1024;        // frames per work-item
+constexpr uint64_t kMaxLivenessSteps = 50'000'000;      // analysis effort
+constexpr uint64_t kMaxRegionInstructions = 1'500'000;  // code over all regions
+constexpr unsigned kMaxRematInstructions = 12;          // recomputed per value
+constexpr unsigned kMaxLaunchConstantInstructions = 48; // likewise, launch constants
 
 struct BarrierPoint {
   llvm::CallInst *call = nullptr;
@@ -467,8 +467,7 @@ void Splitter::computeDivergence() {
 // `launchConstant`: and computed without the work-item's ids, so the same for the whole
 // launch (a race check's `argument is race-free`): LICM takes it out of the work-item
 // loops, which then test it once, so it may take more instructions.
-bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget,
-                                bool launchConstant) const {
+bool Splitter::canRematerialise(llvm::Instruction *i, unsigned &budget, bool launchConstant) const {
   if (budget == 0)
     return false;
   --budget;

@@ -109,8 +109,8 @@ bool hoistedInvariant(llvm::Value *v, llvm::Loop &loop, llvm::Instruction *to, u
   if (!i || !loop.contains(i))
     return true;
   if (!to || depth > 8 || llvm::isa<llvm::PHINode>(i) || i->mayHaveSideEffects() ||
-      (i->mayReadFromMemory() && !(llvm::isa<llvm::LoadInst>(i) &&
-                                   i->hasMetadata(llvm::LLVMContext::MD_invariant_load))) ||
+      (i->mayReadFromMemory() &&
+       !(llvm::isa<llvm::LoadInst>(i) && i->hasMetadata(llvm::LLVMContext::MD_invariant_load))) ||
       !llvm::isSafeToSpeculativelyExecute(i))
     return false;
   for (llvm::Value *op : i->operands())
@@ -786,8 +786,7 @@ bool Versioner::isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::Dom
           !(loop_.isLoopInvariant(condition) ||
             (cmp && cmp->getOperand(0)->getType()->isIntOrPtrTy() &&
              knownAtIterations(se_.getSCEV(cmp->getOperand(0))) &&
-             knownAtIterations(se_.getSCEV(cmp->getOperand(1))))))
-      {
+             knownAtIterations(se_.getSCEV(cmp->getOperand(1)))))) {
         if (debugChannel("check"))
           llvm::errs() << "FiberCL: checked loop versions: guard " << *condition << "\n";
         return notNested("a branch before its loop on a condition not known at every work-item");
@@ -799,8 +798,8 @@ bool Versioner::isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::Dom
   if (li.getLoopFor(runs) != &loop_ || !dt.dominates(runs, loop_.getLoopLatch()))
     return notNested("its loop is not entered once per work-item after branches known before");
   const llvm::SCEV *taken = se_.getBackedgeTakenCount(inner);
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) ||
-      taken->getType()->getIntegerBitWidth() > 64 || !knownAtIterations(taken))
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(taken) || taken->getType()->getIntegerBitWidth() > 64 ||
+      !knownAtIterations(taken))
     return notNested("its loop's trip count not known before the work-item loop");
   // The access: an affine recurrence of the inner loop from a line of this one.
   auto *site = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
@@ -819,10 +818,9 @@ bool Versioner::isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::Dom
     return notNested("not a constant stride in its loop");
   n.stride = stride->getAPInt().getSExtValue();
   Line start, x, y, z;
-  if (!lineKnown(rec->getStart(), start) ||
-      !lineKnown(se_.getSCEV(call->getArgOperand(6)), x) || x.step != 1 || !x.unwrapped.empty() ||
-      !lineKnown(se_.getSCEV(call->getArgOperand(7)), y) || y.step != 0 ||
-      !lineKnown(se_.getSCEV(call->getArgOperand(8)), z) || z.step != 0)
+  if (!lineKnown(rec->getStart(), start) || !lineKnown(se_.getSCEV(call->getArgOperand(6)), x) ||
+      x.step != 1 || !x.unwrapped.empty() || !lineKnown(se_.getSCEV(call->getArgOperand(7)), y) ||
+      y.step != 0 || !lineKnown(se_.getSCEV(call->getArgOperand(8)), z) || z.step != 0)
     return notNested("its first address or ids not lines in the work-item's index");
   nested_[call] = n;
   return true;
@@ -862,9 +860,9 @@ llvm::Value *Versioner::trips(const NestedLine &n, llvm::Value *ctx) {
   llvm::FunctionCallee buffer =
       declareHostFunction(*at_->getModule(), HostFunction::CHECK_RACE_TRIPS);
   trips_ = b_.CreateCall(buffer, {ctx}, "check.trips");
-  llvm::Value *items = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
-                                                b_.CreateAdd(last, b_.getInt64(1)),
-                                                b_.getInt64(FIBERCL_MAX_WORK_GROUP_SIZE));
+  llvm::Value *items =
+      b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b_.CreateAdd(last, b_.getInt64(1)),
+                               b_.getInt64(FIBERCL_MAX_WORK_GROUP_SIZE));
   llvm::BasicBlock *before = at_->getParent();
   llvm::BasicBlock *after = llvm::SplitBlock(before, at_);
   auto *fill = llvm::BasicBlock::Create(before->getContext(), "check.trips.fill",
@@ -894,8 +892,7 @@ llvm::Value *Versioner::trips(const NestedLine &n, llvm::Value *ctx) {
     b.SetInsertPoint(end);
     count = b.CreateSelect(enterWhen ? runs : b.CreateNot(runs), count, b.getInt64(0));
   }
-  b.CreateStore(b.CreateTrunc(count, b.getInt32Ty()),
-                b.CreateGEP(b.getInt32Ty(), trips_, i));
+  b.CreateStore(b.CreateTrunc(count, b.getInt32Ty()), b.CreateGEP(b.getInt32Ty(), trips_, i));
   llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
   i->addIncoming(next, fill);
   b.CreateCondBr(b.CreateICmpEQ(next, items), after, fill);
@@ -1145,8 +1142,10 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
       records.clear();
       bool found =
           findChecks(*loop, fam.getResult<llvm::DominatorTreeAnalysis>(f), checks, records, why);
-      // (it may have moved invariant conditions out of the loop)
+      // (it may have moved invariant conditions out of the loop; version() may give an
+      // inner loop a preheader of its own even when it does not version: IR changed)
       fam.getResult<llvm::ScalarEvolutionAnalysis>(f).forgetLoopDispositions();
+      changed = changed || !checks.empty() || !records.empty();
       if (!found || (checks.empty() && records.empty()))
         ;
       else if (size > kMaxLoopInstructions || !loop->isLoopSimplifyForm() || !loop->isSafeToClone())
@@ -1165,21 +1164,22 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     bool nest = false;
     if (!written.lo)
       written = writtenSpanOf(f);
-    bool versioned = version(*candidate, checks, written, records, li,
-                             fam.getResult<llvm::DominatorTreeAnalysis>(f),
-                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount,
-                             nestedCount, nest);
+    bool versioned = version(
+        *candidate, checks, written, records, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
+        fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount, nestedCount, nest);
     if (report)
-      llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop "
-                   << (why.empty() ? "versioned: its " + std::to_string(checks.size()) +
-                                         " checks decided before it" +
-                                         (nest ? " (a nest: for all its rows)" : "") +
-                                         (lineCount ? ", its " + std::to_string(lineCount) +
-                                                          " race records lines" +
-                                                          (nestedCount ? " (" + std::to_string(nestedCount) + " in a loop inside)" : std::string())
-                                                    : std::string())
-                                   : "not versioned: " + why)
-                   << "\n";
+      llvm::errs()
+          << "FiberCL: " << f.getName() << ": checked work-item loop "
+          << (why.empty()
+                  ? "versioned: its " + std::to_string(checks.size()) +
+                        " checks decided before it" + (nest ? " (a nest: for all its rows)" : "") +
+                        (lineCount ? ", its " + std::to_string(lineCount) + " race records lines" +
+                                         (nestedCount ? " (" + std::to_string(nestedCount) +
+                                                            " in a loop inside)"
+                                                      : std::string())
+                                   : std::string())
+                  : "not versioned: " + why)
+          << "\n";
     if (versioned) {
       llvm::removeUnreachableBlocks(f);
       fam.invalidate(f, llvm::PreservedAnalyses::none());
