@@ -405,6 +405,7 @@ public:
   bool decidable(const std::vector<Need> &needs, std::string &why);
   // Whether the race record `call`, made in every iteration, is a line (CHECK_RACE_LINE).
   bool isLine(llvm::CallInst *call);
+  bool plainLocalRecord(llvm::CallInst *call);
   // Whether the race record `call`, made in a loop inside this one, is a line of each of
   // the inner loop's iterations (NestedLine). All of the loop's are in one inner loop:
   // CHECK_RACE_TRIPS has one buffer.
@@ -721,21 +722,26 @@ llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) 
 }
 
 // CHECK_RACE's arguments: (ctx, site, address, bytes, how, value, x, y, z).
-bool Versioner::isLine(llvm::CallInst *call) {
+// A record a line can stand for: a plain __local access of a known site and size (no
+// atomic, no ordering), made by work-items (x + i, y, z) for the loop's iterations i.
+bool Versioner::plainLocalRecord(llvm::CallInst *call) {
   auto *site = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
   auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(3));
   auto *how = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(4));
   constexpr uint64_t kOrdering =
       FCL_RACE_ATOMIC | FCL_RACE_ACQUIRE | FCL_RACE_RELEASE | FCL_RACE_NARROW | FCL_RACE_AFTER;
-  if (!site || !bytes || !how || !(how->getZExtValue() & FCL_RACE_LOCAL) ||
-      (how->getZExtValue() & kOrdering) || bytes->getZExtValue() - 1 >= 64 ||
-      !loop_.isLoopInvariant(call->getArgOperand(0)))
-    return false;
-  Line address, x, y, z;
-  return lineKnown(se_.getSCEV(call->getArgOperand(2)), address) &&
+  Line x, y, z;
+  return site && bytes && how && (how->getZExtValue() & FCL_RACE_LOCAL) &&
+         !(how->getZExtValue() & kOrdering) && bytes->getZExtValue() - 1 < 64 &&
+         loop_.isLoopInvariant(call->getArgOperand(0)) &&
          lineKnown(se_.getSCEV(call->getArgOperand(6)), x) && x.step == 1 && x.unwrapped.empty() &&
          lineKnown(se_.getSCEV(call->getArgOperand(7)), y) && y.step == 0 &&
          lineKnown(se_.getSCEV(call->getArgOperand(8)), z) && z.step == 0;
+}
+
+bool Versioner::isLine(llvm::CallInst *call) {
+  Line address;
+  return plainLocalRecord(call) && lineKnown(se_.getSCEV(call->getArgOperand(2)), address);
 }
 
 bool Versioner::knownAtIterations(const llvm::SCEV *s) {
@@ -802,26 +808,18 @@ bool Versioner::isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::Dom
       !knownAtIterations(taken))
     return notNested("its loop's trip count not known before the work-item loop");
   // The access: an affine recurrence of the inner loop from a line of this one.
-  auto *site = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
-  auto *bytes = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(3));
-  auto *how = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(4));
-  constexpr uint64_t kOrdering =
-      FCL_RACE_ATOMIC | FCL_RACE_ACQUIRE | FCL_RACE_RELEASE | FCL_RACE_NARROW | FCL_RACE_AFTER;
+  if (!plainLocalRecord(call))
+    return notNested("not a plain __local access, or its ids not the work-item loop's");
   auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se_.getSCEV(call->getArgOperand(2)));
-  if (!site || !bytes || !how || !(how->getZExtValue() & FCL_RACE_LOCAL) ||
-      (how->getZExtValue() & kOrdering) || bytes->getZExtValue() - 1 >= 64 ||
-      !loop_.isLoopInvariant(call->getArgOperand(0)) || !rec || rec->getLoop() != inner ||
-      !rec->isAffine())
-    return notNested("not a plain __local access at an affine address in its loop");
+  if (!rec || rec->getLoop() != inner || !rec->isAffine())
+    return notNested("not at an affine address in its loop");
   auto *stride = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se_));
   if (!stride || stride->getAPInt().getSignificantBits() > 32 || stride->getAPInt().isZero())
     return notNested("not a constant stride in its loop");
   n.stride = stride->getAPInt().getSExtValue();
-  Line start, x, y, z;
-  if (!lineKnown(rec->getStart(), start) || !lineKnown(se_.getSCEV(call->getArgOperand(6)), x) ||
-      x.step != 1 || !x.unwrapped.empty() || !lineKnown(se_.getSCEV(call->getArgOperand(7)), y) ||
-      y.step != 0 || !lineKnown(se_.getSCEV(call->getArgOperand(8)), z) || z.step != 0)
-    return notNested("its first address or ids not lines in the work-item's index");
+  Line start;
+  if (!lineKnown(rec->getStart(), start))
+    return notNested("its first address not a line in the work-item's index");
   nested_[call] = n;
   return true;
 }
