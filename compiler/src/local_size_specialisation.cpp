@@ -35,12 +35,13 @@ constexpr uint64_t kLocalSize = offsetof(fcl_group_ctx, local_size);
 static_assert(kLocalSize == kEnqueuedSize + 24, "the two size fields are adjacent");
 
 // Replaces every load of a size field from the function's context argument by its
-// value. False if a load reads part of those fields in another shape (a vector, a
-// narrower integer): the copy would still read them, and the caller gives up.
+// value: an i64, or a vector of them (LLVM's SLP vectoriser joins adjacent loads). False
+// if a load reads part of those fields in another shape (a narrower integer): the copy
+// would still read them, and the caller gives up.
 bool foldSizeLoads(llvm::Function &f, const uint64_t localSize[3]) {
   const llvm::DataLayout &dl = f.getParent()->getDataLayout();
   llvm::Value *ctx = f.getArg(1);
-  std::vector<std::pair<llvm::LoadInst *, uint64_t>> folds;
+  std::vector<std::pair<llvm::LoadInst *, llvm::Constant *>> folds;
   for (llvm::BasicBlock &bb : f)
     for (llvm::Instruction &i : bb) {
       auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
@@ -53,12 +54,19 @@ bool foldSizeLoads(llvm::Function &f, const uint64_t localSize[3]) {
       uint64_t end = begin + dl.getTypeStoreSize(load->getType());
       if (end <= kEnqueuedSize || begin >= kLocalSize + 24)
         continue; // another field
-      if (!load->getType()->isIntegerTy(64) || (begin - kEnqueuedSize) % 8 != 0)
+      auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(load->getType());
+      llvm::Type *element = vector ? vector->getElementType() : load->getType();
+      if (!element->isIntegerTy(64) || begin < kEnqueuedSize || end > kLocalSize + 24 ||
+          (begin - kEnqueuedSize) % 8 != 0)
         return false;
-      folds.emplace_back(load, localSize[(begin - kEnqueuedSize) / 8 % 3]);
+      // (field j of the six: enqueued_local_size[j], then local_size[j - 3])
+      std::vector<llvm::Constant *> values;
+      for (uint64_t j = (begin - kEnqueuedSize) / 8; j < (end - kEnqueuedSize) / 8; ++j)
+        values.push_back(llvm::ConstantInt::get(element, localSize[j % 3]));
+      folds.emplace_back(load, vector ? llvm::ConstantVector::get(values) : values[0]);
     }
   for (auto [load, value] : folds) {
-    load->replaceAllUsesWith(llvm::ConstantInt::get(load->getType(), value));
+    load->replaceAllUsesWith(value);
     load->eraseFromParent();
   }
   return true;

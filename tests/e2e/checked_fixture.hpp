@@ -91,6 +91,48 @@ protected:
     return o;
   }
 
+  // A 5-point blur of a w x h grid of ints in 8x8 groups. Each group loads its 10x10 tile
+  // (a one-cell halo, 0 outside the grid) with 64 work-items, 100 cells: a loop of one or
+  // two iterations in each work-item, a gather of the input. Then it reads 5 neighbours.
+  static constexpr const char *kTileBlur = R"CLC(__kernel void blur(uint w, uint h,
+                   __global const int* in, __global int* out) {
+  __local int t[10][10];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x0 = get_group_id(0) * 8 - 1, y0 = get_group_id(1) * 8 - 1;
+  for (int i = ly * 8 + lx; i < 100; i += 64) {
+    int x = x0 + i % 10, y = y0 + i / 10;
+    t[i / 10][i % 10] = (x >= 0 && x < (int)w && y >= 0 && y < (int)h) ? in[y * w + x] : 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int tx = lx + 1, ty = ly + 1;
+  out[get_global_id(1) * w + get_global_id(0)] =
+      t[ty][tx] + t[ty - 1][tx] + t[ty + 1][tx] + t[ty][tx - 1] + t[ty][tx + 1];
+})CLC";
+  static constexpr int kTileBlurGatherLine = 8;
+
+  // Runs `blur` (kTileBlur, built checked) over a w x h grid: nothing reported, the
+  // result right.
+  void expectBlurCleanAndRight(cl_kernel blur, int w, int h) {
+    std::vector<cl_int> input(size_t(w * h));
+    for (size_t i = 0; i < input.size(); ++i)
+      input[i] = cl_int(i % 7);
+    cl_mem in = bufferFrom(input), out = buffer(input.size() * sizeof(cl_int));
+    setArgs(blur, cl_uint(w), cl_uint(h), in, out);
+    size_t global[2] = {size_t(w), size_t(h)}, local[2] = {8, 8};
+    Outcome o = launchND(blur, 2, global, local, false);
+    EXPECT_EQ(o.report.find("FiberCL: kernel"), std::string::npos) << o.report;
+    EXPECT_EQ(o.status, CL_COMPLETE);
+    std::vector<cl_int> got = read<cl_int>(out, input.size());
+    auto at = [&](int x, int y) {
+      return x < 0 || x >= w || y < 0 || y >= h ? 0 : input[size_t(y * w + x)];
+    };
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        ASSERT_EQ(got[size_t(y * w + x)],
+                  at(x, y) + at(x, y - 1) + at(x, y + 1) + at(x - 1, y) + at(x + 1, y))
+            << x << "," << y;
+  }
+
   // The report of one bug: exactly one, naming the line, the object and the words given.
   void expectOneReport(const Outcome &o, int line, const std::string &object,
                        const std::vector<std::string> &words) {

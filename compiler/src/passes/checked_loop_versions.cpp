@@ -59,6 +59,7 @@
 #include "fibercl/compiler/debug.hpp"
 #include "fibercl/kernel_abi.h"
 #include "host_functions.hpp"
+#include "loop_value_ranges.hpp"
 
 namespace fibercl::compiler {
 namespace {
@@ -100,18 +101,36 @@ bool oneDirection(int64_t step, int64_t innerStep) {
   return !step || !innerStep || (step < 0) == (innerStep < 0);
 }
 
+// A load from memory that does not change while the launch runs: marked so, or from
+// the launch's check table (a bound: LLVM may drop the mark when it merges loads). The
+// table is ctx->checks, loaded from the group's context (an argument).
+bool invariantLoad(const llvm::Instruction &i) {
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
+  if (!load)
+    return false;
+  if (load->hasMetadata(llvm::LLVMContext::MD_invariant_load))
+    return true;
+  auto *table =
+      llvm::dyn_cast<llvm::LoadInst>(llvm::getUnderlyingObject(load->getPointerOperand()));
+  if (!table || !table->hasMetadata(llvm::LLVMContext::MD_invariant_load))
+    return false;
+  const llvm::DataLayout &dl = load->getModule()->getDataLayout();
+  llvm::APInt offset(dl.getIndexTypeSizeInBits(table->getPointerOperandType()), 0);
+  const llvm::Value *ctx =
+      table->getPointerOperand()->stripAndAccumulateConstantOffsets(dl, offset, false);
+  return llvm::isa<llvm::Argument>(ctx) && offset == offsetof(fcl_group_ctx, checks);
+}
+
 // Whether `v` is the same in every iteration of `loop`, moving it before `to` (if not
 // null) when it is computed in the loop from such values without side effects or traps,
-// or loaded from memory marked invariant (a race record's flags, loaded where the access
-// is, under its conditions).
+// or loaded from memory that does not change (invariantLoad: a race record's flags or a
+// bound, loaded where the access is, under its conditions).
 bool hoistedInvariant(llvm::Value *v, llvm::Loop &loop, llvm::Instruction *to, unsigned depth = 0) {
   auto *i = llvm::dyn_cast<llvm::Instruction>(v);
   if (!i || !loop.contains(i))
     return true;
   if (!to || depth > 8 || llvm::isa<llvm::PHINode>(i) || i->mayHaveSideEffects() ||
-      (i->mayReadFromMemory() &&
-       !(llvm::isa<llvm::LoadInst>(i) && i->hasMetadata(llvm::LLVMContext::MD_invariant_load))) ||
-      !llvm::isSafeToSpeculativelyExecute(i))
+      (i->mayReadFromMemory() && !invariantLoad(*i)) || !llvm::isSafeToSpeculativelyExecute(i))
     return false;
   for (llvm::Value *op : i->operands())
     if (!hoistedInvariant(op, loop, to, depth + 1))
@@ -133,11 +152,10 @@ llvm::Value *invariantPart(llvm::Value *v, bool okWhen, llvm::Loop &loop,
     return v;
   llvm::Value *a, *b;
   if ((!okWhen && match(v, m_LogicalAnd(m_Value(a), m_Value(b)))) ||
-      (okWhen && match(v, m_LogicalOr(m_Value(a), m_Value(b)))))
-    if (llvm::Value *part = invariantPart(a, okWhen, loop, hoistTo))
-      return part;
-    else
-      return invariantPart(b, okWhen, loop, hoistTo);
+      (okWhen && match(v, m_LogicalOr(m_Value(a), m_Value(b))))) {
+    llvm::Value *part = invariantPart(a, okWhen, loop, hoistTo);
+    return part ? part : invariantPart(b, okWhen, loop, hoistTo);
+  }
   return nullptr;
 }
 
@@ -396,8 +414,8 @@ public:
   Versioner(llvm::Loop &loop, llvm::ScalarEvolution &se, llvm::Instruction *at, WrittenSpan written,
             llvm::Loop *inner = nullptr)
       : loop_(loop), inner_(inner), se_(se), written_(written),
-        expander_(se, loop.getHeader()->getModule()->getDataLayout(), "check.version"), at_(at),
-        b_(at) {}
+        expander_(se, loop.getHeader()->getModule()->getDataLayout(), "check.version"),
+        ranges_(loop, se, expander_), at_(at), b_(at) {}
 
   // Where the conditions are emitted from now on.
   void emitBefore(llvm::Instruction *at) { at_ = at; }
@@ -411,6 +429,7 @@ public:
   // CHECK_RACE_TRIPS has one buffer.
   bool isNestedLine(llvm::CallInst *call, llvm::LoopInfo &li, llvm::DominatorTree &dt);
   std::string nestedWhy; // why the last record isNestedLine looked at is not one
+  size_t ranged = 0;     // checks allHold decided by their ranges
   bool isNested(llvm::CallInst *call) const { return nested_.count(call) > 0; }
   // The condition under which every need holds in every iteration, emitted before
   // `at` (after decidable()); the arguments of CHECK_RACE_LINE for each of `lines` but
@@ -419,7 +438,9 @@ public:
                        std::vector<std::vector<llvm::Value *>> &lineArguments);
 
 private:
-  enum class Kind { Invariant, Compare, Shadow, Unknown };
+  // Compare: both sides lines; Range: a bounds check decided by its offset's range
+  // (LoopValueRanges), not a line.
+  enum class Kind { Invariant, Compare, Range, Shadow, Unknown };
   Kind kindOf(const Need &n, std::string &why);
   bool lineKnown(const llvm::SCEV *s, Line &line);
   // The loads of the shadow an uninit check compares with -1 (`== -1` when it passes).
@@ -448,6 +469,7 @@ private:
   llvm::ScalarEvolution &se_;
   WrittenSpan written_;
   llvm::SCEVExpander expander_;
+  LoopValueRanges ranges_;
   llvm::Instruction *at_;
   llvm::IRBuilder<> b_;
   llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
@@ -493,6 +515,15 @@ bool Versioner::lineKnown(const llvm::SCEV *s, Line &line) {
 }
 
 Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
+  // A need computed in the loop from values the same in every iteration (a bound or an
+  // argument's flags, loaded from the launch's table where the access is, perhaps
+  // behind the branch of a gather), or such a side of a compare, is computed before it.
+  auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(n.value);
+  for (llvm::Value *v :
+       {n.value, cmp ? cmp->getOperand(0) : nullptr, cmp ? cmp->getOperand(1) : nullptr})
+    if (auto *i = llvm::dyn_cast_or_null<llvm::Instruction>(v);
+        i && loop_.contains(i) && hoistedInvariant(i, loop_, at_))
+      se_.forgetLoopDispositions();
   if (loop_.isLoopInvariant(n.value)) {
     auto *i = llvm::dyn_cast<llvm::Instruction>(n.value);
     return !i || i->getParent() != at_->getParent() || i->comesBefore(at_) ? Kind::Invariant
@@ -515,20 +546,26 @@ Versioner::Kind Versioner::kindOf(const Need &n, std::string &why) {
     }
     return Kind::Unknown;
   }
-  auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(n.value);
   Line lhs, rhs;
   if (cmp && !cmp->isEquality() && cmp->getOperand(0)->getType()->isIntegerTy() &&
       lineKnown(se_.getSCEV(cmp->getOperand(0)), lhs) &&
       lineKnown(se_.getSCEV(cmp->getOperand(1)), rhs) &&
       !(direction(lhs.step, lhs.innerStep) && direction(rhs.step, rhs.innerStep)))
     return Kind::Compare;
-  why = "a bounds check whose offset is not a line in the work-item's index";
+  if (cmp && !cmp->isEquality() && cmp->getOperand(0)->getType()->isIntegerTy() &&
+      ranges_.decidable(cmp->getPredicate(), se_.getSCEV(cmp->getOperand(0)),
+                        se_.getSCEV(cmp->getOperand(1)), at_))
+    return Kind::Range;
+  why = "a bounds check whose offset is neither a line in the work-item's index nor of a "
+        "range known before the loop";
   if (debugChannel("check")) {
     llvm::raw_string_ostream os(why);
     os << ":" << *n.value;
     if (cmp)
       os << " [" << *se_.getSCEV(cmp->getOperand(0)) << " | " << *se_.getSCEV(cmp->getOperand(1))
          << "]";
+    if (ranges_.unfollowed)
+      os << "; its range does not follow " << *ranges_.unfollowed;
   }
   return Kind::Unknown;
 }
@@ -949,7 +986,13 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
       conditions_.push_back(n.okWhen ? n.value : b_.CreateNot(n.value));
     else if (kind == Kind::Compare)
       conditions_.push_back(compareHolds(n));
-    else if (kind == Kind::Shadow)
+    else if (kind == Kind::Range) {
+      auto *cmp = llvm::cast<llvm::ICmpInst>(n.value);
+      conditions_.push_back(ranges_.holdsThroughout(
+          n.okWhen ? cmp->getPredicate() : cmp->getInversePredicate(),
+          se_.getSCEV(cmp->getOperand(0)), se_.getSCEV(cmp->getOperand(1)), at_));
+      ++ranged;
+    } else if (kind == Kind::Shadow)
       shadowSpans(n);
   }
   // The trips loop splits the block at `at_` too.
@@ -981,13 +1024,21 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
   return all;
 }
 
+// What version() did, for FIBERCL_DEBUG=vectorize.
+struct VersionSummary {
+  bool nest = false;      // rows of work-item loops, versioned at once
+  size_t lines = 0;       // race records made lines
+  size_t nestedLines = 0; // of which in a loop inside
+  size_t ranged = 0;      // bounds checks decided by their offset's range
+};
+
 //   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
 //     \--otherwise--> check.checked.ph -> the checked loop -> its exit <------------+
 // (both loops leave to the exit block, whose LCSSA phis take either's values).
 bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan written,
              const std::vector<llvm::CallInst *> &records, llvm::LoopInfo &li,
              llvm::DominatorTree &dt, llvm::ScalarEvolution &se, std::string &why,
-             size_t &lineCount, size_t &nestedCount, bool &nest) {
+             VersionSummary &summary) {
   llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
   llvm::BasicBlock *preheader = loop.getLoopPreheader();
   llvm::BasicBlock *exit = loop.getExitBlock();
@@ -1011,7 +1062,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
     }
     inner = loop.getSubLoops()[0];
   }
-  nest = inner != nullptr;
+  summary.nest = inner != nullptr;
   std::vector<Need> needs;
   for (const LoopCheck &c : checks)
     needsOf(c, loop, needs);
@@ -1027,9 +1078,9 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   });
   if (notLine == records.end())
     lines = records;
-  lineCount = lines.size();
-  nestedCount = size_t(std::count_if(lines.begin(), lines.end(),
-                                     [&](llvm::CallInst *call) { return v.isNested(call); }));
+  summary.lines = lines.size();
+  summary.nestedLines = size_t(std::count_if(
+      lines.begin(), lines.end(), [&](llvm::CallInst *call) { return v.isNested(call); }));
   if (needs.empty() && lines.empty()) {
     why = "race records that are not lines in the work-item's index";
     if (debugChannel("check")) {
@@ -1055,6 +1106,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   v.emitBefore(preheader->getTerminator()); // (the split moved the old one to checkedPh)
   std::vector<std::vector<llvm::Value *>> lineArgs;
   llvm::Value *pass = v.allHold(needs, lines, lineArgs);
+  summary.ranged = v.ranged;
   dt.recalculate(*header->getParent());                         // the shadow scans' blocks
   llvm::BasicBlock *decide = checkedPh->getSinglePredecessor(); // the scans may have split P
   llvm::ValueToValueMapTy vmap;
@@ -1158,26 +1210,27 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
     }
     if (!candidate)
       break;
-    size_t lineCount = 0, nestedCount = 0;
-    bool nest = false;
+    VersionSummary summary;
     if (!written.lo)
       written = writtenSpanOf(f);
-    bool versioned = version(
-        *candidate, checks, written, records, li, fam.getResult<llvm::DominatorTreeAnalysis>(f),
-        fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, lineCount, nestedCount, nest);
-    if (report)
-      llvm::errs()
-          << "FiberCL: " << f.getName() << ": checked work-item loop "
-          << (why.empty()
-                  ? "versioned: its " + std::to_string(checks.size()) +
-                        " checks decided before it" + (nest ? " (a nest: for all its rows)" : "") +
-                        (lineCount ? ", its " + std::to_string(lineCount) + " race records lines" +
-                                         (nestedCount ? " (" + std::to_string(nestedCount) +
-                                                            " in a loop inside)"
-                                                      : std::string())
-                                   : std::string())
-                  : "not versioned: " + why)
-          << "\n";
+    bool versioned = version(*candidate, checks, written, records, li,
+                             fam.getResult<llvm::DominatorTreeAnalysis>(f),
+                             fam.getResult<llvm::ScalarEvolutionAnalysis>(f), why, summary);
+    if (report) {
+      llvm::errs() << "FiberCL: " << f.getName() << ": checked work-item loop ";
+      if (!why.empty())
+        llvm::errs() << "not versioned: " << why;
+      else
+        llvm::errs() << "versioned: its " << checks.size() << " checks decided before it"
+                     << (summary.nest ? " (a nest: for all its rows)" : "");
+      if (why.empty() && summary.ranged)
+        llvm::errs() << ", " << summary.ranged << " by their offset's range";
+      if (why.empty() && summary.lines)
+        llvm::errs() << ", its " << summary.lines << " race records lines";
+      if (why.empty() && summary.nestedLines)
+        llvm::errs() << " (" << summary.nestedLines << " in a loop inside)";
+      llvm::errs() << "\n";
+    }
     if (versioned) {
       llvm::removeUnreachableBlocks(f);
       fam.invalidate(f, llvm::PreservedAnalyses::none());

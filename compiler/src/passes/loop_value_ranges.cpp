@@ -1,0 +1,304 @@
+// LoopValueRanges (loop_value_ranges.hpp): interval arithmetic over SCEV, as code.
+#include "loop_value_ranges.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+namespace fibercl::compiler {
+namespace {
+
+constexpr unsigned kMaxDepth = 24;
+
+} // namespace
+
+LoopValueRanges::LoopValueRanges(llvm::Loop &loop, llvm::ScalarEvolution &se,
+                                 llvm::SCEVExpander &expander)
+    : loop_(loop), se_(se), expander_(expander), b_(loop.getHeader()->getContext()) {}
+
+bool LoopValueRanges::invariant(const llvm::SCEV *s) const {
+  return se_.isLoopInvariant(s, &loop_) && expander_.isSafeToExpandAt(s, at_);
+}
+
+llvm::Value *LoopValueRanges::constant(int64_t v) { return b_.getInt64(uint64_t(v)); }
+
+llvm::Value *LoopValueRanges::checked(llvm::Intrinsic::ID op, llvm::Value *a, llvm::Value *b) {
+  llvm::Value *both = b_.CreateBinaryIntrinsic(op, a, b);
+  conditions_.push_back(b_.CreateNot(b_.CreateExtractValue(both, 1)));
+  return b_.CreateExtractValue(both, 0);
+}
+
+LoopValueRanges::Interval LoopValueRanges::sum(Interval a, Interval b) {
+  return {checked(llvm::Intrinsic::sadd_with_overflow, a.lo, b.lo),
+          checked(llvm::Intrinsic::sadd_with_overflow, a.hi, b.hi)};
+}
+
+LoopValueRanges::Interval LoopValueRanges::product(Interval a, Interval b) {
+  llvm::Value *ends[4] = {checked(llvm::Intrinsic::smul_with_overflow, a.lo, b.lo),
+                          checked(llvm::Intrinsic::smul_with_overflow, a.lo, b.hi),
+                          checked(llvm::Intrinsic::smul_with_overflow, a.hi, b.lo),
+                          checked(llvm::Intrinsic::smul_with_overflow, a.hi, b.hi)};
+  Interval p{ends[0], ends[0]};
+  for (llvm::Value *e : ends) {
+    p.lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, p.lo, e);
+    p.hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, p.hi, e);
+  }
+  return p;
+}
+
+void LoopValueRanges::within(Interval i, unsigned bits) {
+  if (bits >= 64)
+    return; // (the 64-bit arithmetic did not overflow)
+  conditions_.push_back(b_.CreateAnd(b_.CreateICmpSGE(i.lo, constant(-(int64_t(1) << (bits - 1)))),
+                                     b_.CreateICmpSLT(i.hi, constant(int64_t(1) << (bits - 1)))));
+}
+
+void LoopValueRanges::notNegative(Interval i) {
+  conditions_.push_back(b_.CreateICmpSGE(i.lo, constant(0)));
+}
+
+bool LoopValueRanges::range(const llvm::SCEV *s, Interval *out, unsigned depth) {
+  llvm::Type *type = s->getType();
+  if (!type->isIntegerTy() || type->getIntegerBitWidth() > 64 || depth > kMaxDepth) {
+    unfollowed = s;
+    return false;
+  }
+  const unsigned bits = type->getIntegerBitWidth();
+  bool known = true;
+  auto operands = [&](auto *expr, std::vector<Interval> &ranges) {
+    for (const llvm::SCEV *op : expr->operands()) {
+      ranges.emplace_back();
+      if (!range(op, out ? &ranges.back() : nullptr, depth + 1))
+        return false;
+    }
+    return true;
+  };
+  std::vector<Interval> ops;
+  Interval r;
+  if (auto *c = llvm::dyn_cast<llvm::SCEVConstant>(s)) {
+    if (out)
+      r.lo = r.hi = constant(c->getAPInt().getSExtValue());
+  } else if (invariant(s)) {
+    if (out) {
+      llvm::Value *v = expander_.expandCodeFor(s, type, at_);
+      b_.SetInsertPoint(at_);
+      r.lo = r.hi = b_.CreateSExt(v, b_.getInt64Ty());
+    }
+  } else if (auto *add = llvm::dyn_cast<llvm::SCEVAddExpr>(s)) {
+    known = operands(add, ops);
+    if (known && out) {
+      r = ops[0];
+      for (size_t i = 1; i < ops.size(); ++i)
+        r = sum(r, ops[i]);
+      within(r, bits);
+    }
+  } else if (auto *mul = llvm::dyn_cast<llvm::SCEVMulExpr>(s)) {
+    known = operands(mul, ops);
+    if (known && out) {
+      r = ops[0];
+      for (size_t i = 1; i < ops.size(); ++i)
+        r = product(r, ops[i]);
+      within(r, bits);
+    }
+  } else if (auto *div = llvm::dyn_cast<llvm::SCEVUDivExpr>(s)) {
+    // Unsigned: both sides must not be negative, the divisor not zero.
+    Interval a, d;
+    known = range(div->getLHS(), out ? &a : nullptr, depth + 1) &&
+            range(div->getRHS(), out ? &d : nullptr, depth + 1);
+    if (known && out) {
+      notNegative(a);
+      conditions_.push_back(b_.CreateICmpSGT(d.lo, constant(0)));
+      r = {b_.CreateUDiv(a.lo, d.hi),
+           b_.CreateUDiv(a.hi, b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, d.lo, constant(1)))};
+    }
+  } else if (auto *cast = llvm::dyn_cast<llvm::SCEVIntegralCastExpr>(s)) {
+    if (llvm::isa<llvm::SCEVPtrToIntExpr>(s))
+      known = false;
+    else
+      known = range(cast->getOperand(), out ? &r : nullptr, depth + 1);
+    if (known && out) {
+      if (llvm::isa<llvm::SCEVZeroExtendExpr>(s))
+        notNegative(r); // (then the value read as unsigned is the same)
+      else if (llvm::isa<llvm::SCEVTruncateExpr>(s))
+        within(r, bits);
+    }
+  } else if (auto *minMax = llvm::dyn_cast<llvm::SCEVMinMaxExpr>(s)) {
+    known = operands(minMax, ops);
+    if (known && out) {
+      llvm::SCEVTypes kind = minMax->getSCEVType();
+      bool isMax = kind == llvm::scSMaxExpr || kind == llvm::scUMaxExpr;
+      bool isUnsigned = kind == llvm::scUMaxExpr || kind == llvm::scUMinExpr;
+      llvm::Intrinsic::ID pick = isMax ? llvm::Intrinsic::smax : llvm::Intrinsic::smin;
+      r = ops[0];
+      for (const Interval &o : ops) {
+        if (isUnsigned)
+          notNegative(o); // (then unsigned order is signed order)
+        r = {b_.CreateBinaryIntrinsic(pick, r.lo, o.lo),
+             b_.CreateBinaryIntrinsic(pick, r.hi, o.hi)};
+      }
+    }
+  } else if (auto *seq = llvm::dyn_cast<llvm::SCEVSequentialUMinExpr>(s)) {
+    known = operands(seq, ops);
+    if (known && out) {
+      r = ops[0];
+      for (const Interval &o : ops) {
+        notNegative(o);
+        r = {b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, r.lo, o.lo),
+             b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, r.hi, o.hi)};
+      }
+    }
+  } else if (auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(s)) {
+    // start + step * k for k in [0, the loop's backedge-taken count]: a loop of this
+    // one (loop-invariant recurrences of loops around it were taken above).
+    const llvm::Loop *l = rec->getLoop();
+    const llvm::SCEV *taken = se_.getBackedgeTakenCount(l);
+    Interval start, step, last;
+    known = rec->isAffine() && loop_.contains(l) && !llvm::isa<llvm::SCEVCouldNotCompute>(taken) &&
+            range(rec->getStart(), out ? &start : nullptr, depth + 1) &&
+            range(rec->getStepRecurrence(se_), out ? &step : nullptr, depth + 1) &&
+            range(taken, out ? &last : nullptr, depth + 1);
+    if (known && out) {
+      notNegative(last); // (a count, unsigned)
+      r = sum(start, product(step, {constant(0), last.hi}));
+      within(r, bits);
+      latchBound(rec, start, r, depth);
+    }
+  } else {
+    known = false;
+  }
+  // What ScalarEvolution proves narrows it, or stands for a part not followed.
+  llvm::ConstantRange proven = se_.getSignedRange(s);
+  if (!known) {
+    if (proven.isFullSet()) {
+      unfollowed = s;
+      return false;
+    }
+    if (out)
+      r = {constant(proven.getSignedMin().getSExtValue()),
+           constant(proven.getSignedMax().getSExtValue())};
+  } else if (out && !proven.isFullSet()) {
+    r = {b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, r.lo,
+                                  constant(proven.getSignedMin().getSExtValue())),
+         b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, r.hi,
+                                  constant(proven.getSignedMax().getSExtValue()))};
+  }
+  if (out)
+    *out = r;
+  return true;
+}
+
+// A loop that goes on while its counter is below a bound C: each of its values after
+// the first is below C plus a step, whatever the trip count says. (A tile loaded by
+// `for (i = lid; i < 324; i += 256)`: i stays below 324, not below lid + 256 * 2.)
+// `rec`, {s, +, m * c} with c the counter's step (positive), is then m * counter + B
+// with B the same throughout the loop: in the counter's width, or in a wider one (an
+// address), or a narrower (a copy LLVM narrowed). The counter must not wrap (its flags).
+void LoopValueRanges::latchBound(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
+                                 unsigned depth) {
+  const llvm::Loop *l = rec->getLoop();
+  llvm::BasicBlock *latch = l->getLoopLatch();
+  auto *br = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  auto *cmp =
+      br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
+  auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se_));
+  if (!cmp || l->getExitingBlock() != latch || !cmp->getOperand(0)->getType()->isIntegerTy() ||
+      !step || !step->getAPInt().isStrictlyPositive() || step->getAPInt().getSignificantBits() > 32)
+    return;
+  using P = llvm::CmpInst::Predicate;
+  P goesOn =
+      br->getSuccessor(0) == l->getHeader() ? cmp->getPredicate() : cmp->getInversePredicate();
+  const llvm::SCEV *lhs = se_.getSCEV(cmp->getOperand(0)), *rhs = se_.getSCEV(cmp->getOperand(1));
+  if (llvm::isa<llvm::SCEVAddRecExpr>(rhs)) {
+    std::swap(lhs, rhs);
+    goesOn = llvm::CmpInst::getSwappedPredicate(goesOn);
+  }
+  auto *counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
+  const bool isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
+  if (!counter || counter->getLoop() != l || !counter->isAffine() ||
+      !(isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
+      !counter->getNoWrapFlags(isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
+      !se_.isLoopInvariant(rhs, l))
+    return;
+  auto *counterStep = llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_));
+  if (!counterStep || !counterStep->getAPInt().isStrictlyPositive() ||
+      counterStep->getAPInt().getSignificantBits() > 32)
+    return;
+  const int64_t c = counterStep->getAPInt().getSExtValue();
+  const int64_t m = step->getAPInt().getSExtValue() / c;
+  if (m * c != step->getAPInt().getSExtValue())
+    return;
+  // rec - m * counter, in rec's width.
+  const llvm::SCEV *scaled = isSigned ? se_.getTruncateOrSignExtend(counter, rec->getType())
+                                      : se_.getTruncateOrZeroExtend(counter, rec->getType());
+  const llvm::SCEV *offset =
+      se_.getMinusSCEV(rec, se_.getMulExpr(se_.getConstant(rec->getType(), uint64_t(m)), scaled));
+  if (!se_.isLoopInvariant(offset, l) || !range(rhs, nullptr, depth + 1) ||
+      !range(counter->getStart(), nullptr, depth + 1) || !range(offset, nullptr, depth + 1))
+    return;
+  Interval bound, first, b;
+  range(rhs, &bound, depth + 1);
+  range(counter->getStart(), &first, depth + 1);
+  range(offset, &b, depth + 1);
+  // The counter's values after the first: its next values while it went on, exact (no
+  // wrap), each in [first + c, bound - 1 + c]. (counter values fit 2^63; c < 2^31)
+  llvm::Value *last = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE
+                          ? bound.hi
+                          : b_.CreateSub(bound.hi, constant(1));
+  Interval next{b_.CreateAdd(first.lo, constant(c)), b_.CreateAdd(last, constant(c))};
+  Interval after = sum(product(next, {constant(m), constant(m)}), b);
+  const unsigned bits = rec->getType()->getIntegerBitWidth();
+  auto fits = [&](Interval i) -> llvm::Value * {
+    if (bits >= 64)
+      return b_.getTrue();
+    return b_.CreateAnd(b_.CreateICmpSGE(i.lo, constant(-(int64_t(1) << (bits - 1)))),
+                        b_.CreateICmpSLT(i.hi, constant(int64_t(1) << (bits - 1))));
+  };
+  // (the counter's value in rec's width is the same if it fits; so is rec's)
+  llvm::Value *holds = b_.CreateAnd(fits(next), fits(after));
+  if (!isSigned) // (unsigned values, the same read as signed)
+    holds = b_.CreateAnd(holds, b_.CreateAnd(b_.CreateICmpSGE(first.lo, constant(0)),
+                                             b_.CreateICmpSGE(bound.lo, constant(0))));
+  llvm::Value *lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, start.lo, after.lo);
+  llvm::Value *hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, start.hi, after.hi);
+  r.lo = b_.CreateSelect(holds, b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, r.lo, lo), r.lo);
+  r.hi = b_.CreateSelect(holds, b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, r.hi, hi), r.hi);
+}
+
+bool LoopValueRanges::decidable(llvm::CmpInst::Predicate pred, const llvm::SCEV *lhs,
+                                const llvm::SCEV *rhs, llvm::Instruction *at) {
+  at_ = at;
+  unfollowed = nullptr;
+  if (llvm::CmpInst::isEquality(pred) || invariant(lhs) == invariant(rhs))
+    return false;
+  return range(invariant(lhs) ? rhs : lhs, nullptr);
+}
+
+llvm::Value *LoopValueRanges::holdsThroughout(llvm::CmpInst::Predicate pred, const llvm::SCEV *lhs,
+                                              const llvm::SCEV *rhs, llvm::Instruction *at) {
+  at_ = at;
+  if (invariant(lhs)) { // the one that varies on the left
+    std::swap(lhs, rhs);
+    pred = llvm::CmpInst::getSwappedPredicate(pred);
+  }
+  conditions_.clear();
+  b_.SetInsertPoint(at_);
+  Interval left;
+  range(lhs, &left);
+  llvm::Value *right = expander_.expandCodeFor(rhs, rhs->getType(), at_);
+  b_.SetInsertPoint(at_);
+  const bool isSigned = llvm::CmpInst::isSigned(pred);
+  right = isSigned ? b_.CreateSExt(right, b_.getInt64Ty()) : b_.CreateZExt(right, b_.getInt64Ty());
+  if (!isSigned)
+    notNegative(left); // (then it is the same read as unsigned)
+  // lhs < rhs throughout if its highest value is; lhs > rhs if its lowest is.
+  bool below = pred == llvm::CmpInst::ICMP_SLT || pred == llvm::CmpInst::ICMP_SLE ||
+               pred == llvm::CmpInst::ICMP_ULT || pred == llvm::CmpInst::ICMP_ULE;
+  llvm::Value *holds = b_.CreateICmp(pred, below ? left.hi : left.lo, right);
+  for (llvm::Value *c : conditions_)
+    holds = b_.CreateAnd(holds, c);
+  return holds;
+}
+
+} // namespace fibercl::compiler
