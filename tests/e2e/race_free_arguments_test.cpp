@@ -8,6 +8,7 @@
 
 #include <CL/cl.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,33 @@ TEST_F(RaceFreeArguments, RowsOfA2DLaunchAreOwnOffsetsUnlessTheyOverlap) {
   Outcome overlapping = launch2D(k, n, rows);
   EXPECT_GE(countOf(overlapping.report, "data race between work-groups on __global memory"), 1u)
       << overlapping.report;
+}
+
+// `out[y * get_global_size(0) + x]`: rows as wide as the launch, each work-item's own
+// element (FIBERCL_DEBUG=check says so: its accesses go unrecorded). Nothing reported,
+// the result right.
+TEST_F(RaceFreeArguments, RowsAsWideAsTheLaunchAreOwnOffsets) {
+  const char *src = R"CLC(__kernel void grid(__global int* out) {
+  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (int)get_global_id(1) + 1;
+})CLC";
+  cl_kernel k;
+  std::string said;
+  {
+    ScopedEnv env({{"FIBERCL_DEBUG", "check"}});
+    ::testing::internal::CaptureStderr();
+    k = checkedKernel(std::string(src) + "\n// " + std::to_string(std::rand()), "grid", "races");
+    said = ::testing::internal::GetCapturedStderr();
+  }
+  EXPECT_NE(said.find("races: argument 0 at offset"), std::string::npos) << said;
+  EXPECT_NE(said.find(": each work-item's own, in rows"), std::string::npos) << said;
+  const size_t n = 32, rows = 4;
+  cl_mem out = buffer(n * rows * sizeof(cl_int));
+  setArgs(k, out);
+  Outcome o = launch2D(k, n, rows);
+  EXPECT_EQ(o.report, "");
+  std::vector<cl_int> got = read<cl_int>(out, n * rows);
+  for (size_t i = 0; i < n * rows; ++i)
+    ASSERT_EQ(got[i], cl_int(i / n + 1)) << i;
 }
 
 // `(int)get_global_id(0)` is still each work-item's own; the local id alone is not:

@@ -7,6 +7,7 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
@@ -107,8 +108,9 @@ public:
   // Whether `offset` is `c * get_global_id(0) + k`, k the same for the whole launch
   // (perhaps through a narrower integer: `(int)get_global_id(0)`), or
   // `c * get_global_id(0) + r * get_global_id(1) + k` with r the same for the whole
-  // launch (a row's bytes: a kernel argument times a constant); `stride` = c, `row` = r
-  // (null in 1-D).
+  // launch (a row's bytes: a kernel argument, or the launch's global size in x as in
+  // `out[y * get_global_size(0) + x]`, times a constant); `stride` = c, `row` = r (null
+  // in 1-D).
   bool ownPerWorkItem(const llvm::SCEV *offset, int64_t &stride, const llvm::SCEV *&row) const {
     row = nullptr;
     std::vector<Term> terms;
@@ -153,7 +155,7 @@ public:
       else
         return false;
     }
-    if (y != groupsY || (y && !onlyArguments(y)))
+    if (y != groupsY || (y && !uniform(y)))
       return false;
     if (narrow) {
       // C * ext(gid + k'): gid + k' differs between work-items in any narrower width
@@ -174,13 +176,23 @@ public:
     return true;
   }
 
-  // Built from constants and the kernel's arguments alone (computable at its entry).
-  bool onlyArguments(const llvm::SCEV *s) const {
-    return !llvm::SCEVExprContains(s, [&](const llvm::SCEV *x) {
+  // `s`, uniform, computed at the body's entry (`at`): the loads of the group's
+  // context it is built from (the launch's sizes) are loaded there again.
+  llvm::Value *atEntry(const llvm::SCEV *s, llvm::Instruction *at) const {
+    llvm::ValueToSCEVMapTy reloaded;
+    llvm::IRBuilder<> b(at);
+    llvm::SCEVExprContains(s, [&](const llvm::SCEV *x) {
       auto *u = llvm::dyn_cast<llvm::SCEVUnknown>(x);
-      auto *arg = u ? llvm::dyn_cast<llvm::Argument>(u->getValue()) : nullptr;
-      return u && !(arg && arg->getParent() == &body_ && arg->getArgNo() < n_);
+      auto *load = u ? llvm::dyn_cast<llvm::LoadInst>(u->getValue()) : nullptr;
+      if (load && !reloaded.count(load))
+        reloaded[load] = se_.getUnknown(
+            b.CreateLoad(load->getType(), b.CreateConstGEP1_64(b.getInt8Ty(), body_.getArg(n_),
+                                                               uint64_t(contextOffset(load)))));
+      return false;
     });
+    const llvm::SCEV *there = llvm::SCEVParameterRewriter::rewrite(s, se_, reloaded);
+    llvm::SCEVExpander expander(se_, body_.getParent()->getDataLayout(), "race.row");
+    return expander.expandCodeFor(there, there->getType(), at);
   }
 
 private:
@@ -295,20 +307,23 @@ RaceFreeArguments findRaceFreeArguments(llvm::Function &body,
     }
     int64_t stride = 0;
     const llvm::SCEV *row = nullptr;
-    if (debugChannel("check") && !reads && common)
-      llvm::errs() << "FiberCL: races: argument " << i << " at offset " << *common << "\n";
+    bool ownOffset = false;
     if (reads) {
       found.readOnly |= uint64_t(1) << i;
     } else if (own && common && offsets.ownPerWorkItem(common, stride, row) &&
                uint64_t(stride < 0 ? -stride : stride) >= bytes) {
-      if (row) {
-        llvm::SCEVExpander expander(se, body.getParent()->getDataLayout(), "race.row");
-        llvm::Instruction *at = &*body.getEntryBlock().getFirstInsertionPt();
-        found.rowBytes[i] = expander.expandCodeFor(row, row->getType(), at);
-      }
+      if (row)
+        found.rowBytes[i] = offsets.atEntry(row, &*body.getEntryBlock().getFirstInsertionPt());
       found.ownOffset |= uint64_t(1) << i;
       found.stride[i] = stride;
+      ownOffset = true;
     }
+    if (debugChannel("check") && !reads && common)
+      llvm::errs() << "FiberCL: races: argument " << i << " at offset " << *common
+                   << (ownOffset
+                           ? (row ? ": each work-item's own, in rows" : ": each work-item's own")
+                           : ": not each work-item's own")
+                   << "\n";
   }
   return found;
 }

@@ -9,7 +9,8 @@
 //    (k the same for the whole launch, |c| at least the access's size) is touched by each
 //    work-item of a 1-D launch at bytes of its own; so is one at `c * get_global_id(0) +
 //    r * get_global_id(1) + k` in a 2-D launch whose rows do not overlap (r >= c * the
-//    global size in x: `out[y * width + x]`).
+//    global size in x: `out[y * width + x]`, the width an argument or the launch's
+//    `get_global_size(0)`).
 // Both hold only if nothing else reaches those bytes: no access of the kernel may have
 // a pointer of unknown origin (loaded from memory, selected between objects), and at
 // launch no other argument may overlap the argument's range (the runtime tests that,
