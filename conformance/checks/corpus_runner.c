@@ -1,5 +1,6 @@
 /* corpus_runner: builds and launches one case of the corpus (corpus/<case>.cl).
- * Usage: corpus_runner <case> [elements]   (elements only for the bench_* cases)
+ * Usage: corpus_runner <case> [elements]   (elements only for the bench_* cases; a 2-D
+ * case's grid keeps its width)
  * Prints the build log on failure, then "status <execution status>" and the kernel's
  * time from the profiling counters; exits 0 once the command has finished. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -20,6 +21,7 @@ struct test_case {
   size_t n, global, local; /* buffer elements (4 bytes each), NDRange */
   int in_read_only;        /* argument 0 created CL_MEM_READ_ONLY */
   enum third third;        /* argument 2, if any */
+  size_t width;            /* 2-D: a grid of n elements, `width` wide, in groups of local^2 */
 };
 
 #define CL20 "-cl-std=CL2.0"
@@ -40,8 +42,10 @@ static const struct test_case cases[] = {
     {"correct_vecadd", 0, "", 256, 256, 64, 0, BUFFER},
     {"correct_tree_reduction", 0, "", 256, 256, 64, 0, NONE},
     {"correct_release_acquire_handshake", 0, CL20, 16, 2, 1, 0, FLAG},
+    {"correct_tile_stencil", 0, "", 64 * 48, 0, 16, 0, NONE, 64},
     {"bench_vecadd", "correct_vecadd", "", 1 << 22, 1 << 22, 64, 0, BUFFER},
     {"bench_tree_reduction", "correct_tree_reduction", "", 1 << 22, 1 << 22, 64, 0, NONE},
+    {"bench_tile_stencil", "correct_tile_stencil", "", 1 << 20, 0, 16, 0, NONE, 1024},
 };
 
 static void check(cl_int err, const char *what) {
@@ -129,8 +133,13 @@ int main(int argc, char **argv) {
   }
 
   cl_event ev;
-  size_t local = c->local;
-  check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev),
+  size_t grid[2] = {global, 1}, local[2] = {c->local, 1};
+  if (c->width) { /* 2-D */
+    grid[0] = c->width;
+    grid[1] = n / c->width;
+    local[1] = c->local;
+  }
+  check(clEnqueueNDRangeKernel(q, k, c->width ? 2 : 1, NULL, grid, local, 0, NULL, &ev),
         "clEnqueueNDRangeKernel");
   clWaitForEvents(1, &ev); /* fails when the command did: the status below says how */
   cl_int status = 1;

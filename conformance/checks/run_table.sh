@@ -9,7 +9,7 @@
 #   run's outcome in $OUT/weak.md: how many saw the flag and read stale data.
 # Environment: FIBERCL_LIB (default build/libfibercl.so of this checkout), OUT (default
 #   /tmp/fibercl-checks), REPS (runs per cell, default 3), BENCH_VECADD_N,
-#   BENCH_REDUCTION_N.
+#   BENCH_REDUCTION_N, BENCH_STENCIL_N (elements of a grid 1024 wide).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 what=${1:-all}
@@ -18,6 +18,7 @@ REPS=${REPS:-3}
 WEAK_SEEDS=${WEAK_SEEDS:-64}
 BENCH_VECADD_N=${BENCH_VECADD_N:-$((1 << 22))}
 BENCH_REDUCTION_N=${BENCH_REDUCTION_N:-$((1 << 20))}
+BENCH_STENCIL_N=${BENCH_STENCIL_N:-$((1 << 20))} # a grid 1024 wide
 out=${OUT:-/tmp/fibercl-checks}
 vendors=$out/vendors_fibercl
 logs=$out/logs
@@ -134,7 +135,8 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   {
     echo "| bench (elements) | configuration | kernel ms (profiling, median) | wall s (median) | runs |"
     echo "|---|---|---|---|---|"
-    for b in "bench_vecadd $BENCH_VECADD_N" "bench_tree_reduction $BENCH_REDUCTION_N"; do
+    for b in "bench_vecadd $BENCH_VECADD_N" "bench_tree_reduction $BENCH_REDUCTION_N" \
+      "bench_tile_stencil $BENCH_STENCIL_N"; do
       set -- $b
       for c in "${configs[@]}"; do
         walls="" kms="" ok=0
