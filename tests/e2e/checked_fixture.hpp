@@ -40,11 +40,11 @@ protected:
   }
 
   // Builds a fresh copy of `src` (a cached build says nothing) with FIBERCL_CHECK=`checks`
-  // on barrier regions; `said`: what FIBERCL_DEBUG=vectorize printed (which loops were
-  // versioned, which recorded race lines).
+  // on barrier regions; `said`: what FIBERCL_DEBUG=`debug` printed (vectorize: which loops
+  // were versioned, which recorded race lines; check: which arguments are race-free).
   cl_kernel checkedKernelSaying(const std::string &src, const char *name, const char *checks,
-                                std::string &said) {
-    ScopedEnv env({{"FIBERCL_DEBUG", "vectorize"}, {"FIBERCL_BARRIERS", "regions"}});
+                                std::string &said, const char *debug = "vectorize") {
+    ScopedEnv env({{"FIBERCL_DEBUG", debug}, {"FIBERCL_BARRIERS", "regions"}});
     std::string fresh =
         src + "\n// " + std::to_string(getpid()) + "." + std::to_string(std::rand());
     ::testing::internal::CaptureStderr();

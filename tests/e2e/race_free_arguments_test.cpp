@@ -8,7 +8,6 @@
 
 #include <CL/cl.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -123,14 +122,8 @@ TEST_F(RaceFreeArguments, RowsAsWideAsTheLaunchAreOwnOffsets) {
   const char *src = R"CLC(__kernel void grid(__global int* out) {
   out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = (int)get_global_id(1) + 1;
 })CLC";
-  cl_kernel k;
   std::string said;
-  {
-    ScopedEnv env({{"FIBERCL_DEBUG", "check"}});
-    ::testing::internal::CaptureStderr();
-    k = checkedKernel(std::string(src) + "\n// " + std::to_string(std::rand()), "grid", "races");
-    said = ::testing::internal::GetCapturedStderr();
-  }
+  cl_kernel k = checkedKernelSaying(src, "grid", "races", said, "check");
   EXPECT_NE(said.find("races: argument 0 at offset"), std::string::npos) << said;
   EXPECT_NE(said.find(": each work-item's own, in rows"), std::string::npos) << said;
   const size_t n = 32, rows = 4;
