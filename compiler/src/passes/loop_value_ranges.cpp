@@ -150,20 +150,34 @@ bool LoopValueRanges::range(const llvm::SCEV *s, Interval *out, unsigned depth) 
       }
     }
   } else if (auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(s)) {
-    // start + step * k for k in [0, the loop's backedge-taken count]: a loop of this
-    // one (loop-invariant recurrences of loops around it were taken above).
+    // start + step * k for k in [0, the loop's last iteration]: a loop of this one (the
+    // loop-invariant recurrences of loops around it were taken above). The last
+    // iteration: the backedge-taken count's range, or latchIterations' bound, or the
+    // lower of the two.
     const llvm::Loop *l = rec->getLoop();
     const llvm::SCEV *taken = se_.getBackedgeTakenCount(l);
     Interval start, step, last;
-    known = rec->isAffine() && loop_.contains(l) && !llvm::isa<llvm::SCEVCouldNotCompute>(taken) &&
+    known = rec->isAffine() && loop_.contains(l) &&
             range(rec->getStart(), out ? &start : nullptr, depth + 1) &&
-            range(rec->getStepRecurrence(se_), out ? &step : nullptr, depth + 1) &&
-            range(taken, out ? &last : nullptr, depth + 1);
+            range(rec->getStepRecurrence(se_), out ? &step : nullptr, depth + 1);
+    const bool counted = known && !llvm::isa<llvm::SCEVCouldNotCompute>(taken) &&
+                         range(taken, out ? &last : nullptr, depth + 1);
+    llvm::Value *latched = nullptr, *holds = nullptr;
+    const bool bounded = known && latchIterations(l, out ? &latched : nullptr, &holds, depth);
+    known = counted || bounded;
     if (known && out) {
-      notNegative(last); // (a count, unsigned)
+      if (counted)
+        notNegative(last); // (a count, unsigned)
+      if (counted && bounded)
+        last.hi = b_.CreateSelect(
+            holds, b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, last.hi, latched), last.hi);
+      else if (bounded) {
+        conditions_.push_back(holds);
+        last.hi = latched;
+      }
       r = sum(start, product(step, {constant(0), last.hi}));
       within(r, bits);
-      latchBound(rec, start, r, depth);
+      narrowByCounter(rec, start, r, depth);
     }
   } else {
     known = false;
@@ -189,14 +203,70 @@ bool LoopValueRanges::range(const llvm::SCEV *s, Interval *out, unsigned depth) 
   return true;
 }
 
-// A loop that goes on while its counter is below a bound C: each of its values after
-// the first is below C plus a step, whatever the trip count says. (A tile loaded by
-// `for (i = lid; i < 324; i += 256)`: i stays below 324, not below lid + 256 * 2.)
-// `rec`, {s, +, m * c} with c the counter's step (positive), is then m * counter + B
-// with B the same throughout the loop: in the counter's width, or in a wider one (an
-// address), or a narrower (a copy LLVM narrowed). The counter must not wrap (its flags).
-void LoopValueRanges::latchBound(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
-                                 unsigned depth) {
+// A bound on the iterations of a loop that goes on while its counter is below a bound
+// C, whatever its trip count says (a tile loaded by `for (i = lid; i < 324; i += 256)`:
+// 1 or 2 for lid < 256, where the count `(323 - lid) / 256` taken over every lid says 2
+// for any). The counter compared at the latch, {f, +, c} with c > 0 and no wrap (its
+// flags), went on at each iteration j before the last: f + c * j <= C - 1, so the last
+// is at most (C - 1 - f) / c + 1. Sets `out` (when not null) to that bound, and `holds`
+// to the condition under which it is one.
+bool LoopValueRanges::latchIterations(const llvm::Loop *l, llvm::Value **out, llvm::Value **holds,
+                                      unsigned depth) {
+  llvm::BasicBlock *latch = l->getLoopLatch();
+  auto *br = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
+  auto *cmp =
+      br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
+  if (!cmp || l->getExitingBlock() != latch || !cmp->getOperand(0)->getType()->isIntegerTy())
+    return false;
+  using P = llvm::CmpInst::Predicate;
+  P goesOn =
+      br->getSuccessor(0) == l->getHeader() ? cmp->getPredicate() : cmp->getInversePredicate();
+  const llvm::SCEV *lhs = se_.getSCEV(cmp->getOperand(0)), *rhs = se_.getSCEV(cmp->getOperand(1));
+  if (llvm::isa<llvm::SCEVAddRecExpr>(rhs)) {
+    std::swap(lhs, rhs);
+    goesOn = llvm::CmpInst::getSwappedPredicate(goesOn);
+  }
+  auto *counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
+  const bool isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
+  auto *step =
+      counter ? llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_)) : nullptr;
+  if (!counter || counter->getLoop() != l || !counter->isAffine() || !step ||
+      !step->getAPInt().isStrictlyPositive() || step->getAPInt().getSignificantBits() > 32 ||
+      !(isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
+      !counter->getNoWrapFlags(isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
+      !se_.isLoopInvariant(rhs, l) || !range(rhs, nullptr, depth + 1) ||
+      !range(counter->getStart(), nullptr, depth + 1))
+    return false;
+  if (!out)
+    return true;
+  Interval bound, first;
+  range(rhs, &bound, depth + 1);
+  range(counter->getStart(), &first, depth + 1);
+  llvm::Value *last = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE
+                          ? bound.hi
+                          : b_.CreateSub(bound.hi, constant(1));
+  // (an overflow of the difference fails the decision, like the rest)
+  llvm::Value *span = checked(llvm::Intrinsic::ssub_with_overflow, last, first.lo);
+  *out = b_.CreateSelect(
+      b_.CreateICmpSLT(span, constant(0)), constant(0),
+      b_.CreateAdd(b_.CreateSDiv(span, constant(step->getAPInt().getSExtValue())), constant(1)));
+  // (unsigned: values that are the same read as signed)
+  *holds = isSigned ? b_.getTrue()
+                    : b_.CreateAnd(b_.CreateICmpSGE(first.lo, constant(0)),
+                                   b_.CreateICmpSGE(bound.lo, constant(0)));
+  return true;
+}
+
+// The values of `rec` (whose range `r` is known) in a loop that goes on while its
+// counter is below a bound C: after the first, each is at most where the counter's bound
+// puts it, closer than the iterations' bound (latchIterations) where the work-items'
+// first values differ: in `for (i = lid; i < 324; i += 256)` no i passes 323, though
+// lid = 79 runs once and lid = 64 twice. rec, {s, +, m * c} with c the counter's step,
+// is m * counter + B with B the same throughout the loop, in the narrower of their
+// widths (rec may be an address, wider, m an element's size; or a copy LLVM narrowed).
+// Narrows `r` where that holds.
+void LoopValueRanges::narrowByCounter(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
+                                      unsigned depth) {
   const llvm::Loop *l = rec->getLoop();
   llvm::BasicBlock *latch = l->getLoopLatch();
   auto *br = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
@@ -216,24 +286,27 @@ void LoopValueRanges::latchBound(const llvm::SCEVAddRecExpr *rec, Interval start
   }
   auto *counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
   const bool isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
-  if (!counter || counter->getLoop() != l || !counter->isAffine() ||
+  auto *counterStep =
+      counter ? llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_)) : nullptr;
+  if (!counter || counter->getLoop() != l || !counter->isAffine() || !counterStep ||
+      !counterStep->getAPInt().isStrictlyPositive() ||
+      counterStep->getAPInt().getSignificantBits() > 32 ||
       !(isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
       !counter->getNoWrapFlags(isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
       !se_.isLoopInvariant(rhs, l))
-    return;
-  auto *counterStep = llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_));
-  if (!counterStep || !counterStep->getAPInt().isStrictlyPositive() ||
-      counterStep->getAPInt().getSignificantBits() > 32)
     return;
   const int64_t c = counterStep->getAPInt().getSExtValue();
   const int64_t m = step->getAPInt().getSExtValue() / c;
   if (m * c != step->getAPInt().getSExtValue())
     return;
-  // rec - m * counter, in rec's width.
-  const llvm::SCEV *scaled = isSigned ? se_.getTruncateOrSignExtend(counter, rec->getType())
-                                      : se_.getTruncateOrZeroExtend(counter, rec->getType());
-  const llvm::SCEV *offset =
-      se_.getMinusSCEV(rec, se_.getMulExpr(se_.getConstant(rec->getType(), uint64_t(m)), scaled));
+  // B = rec - m * counter, in the narrower width (where ScalarEvolution sees that an
+  // address's `16 * (i64)ly + (i64)lx` is the counter's `16 * ly + lx`).
+  llvm::Type *work = rec->getType()->getIntegerBitWidth() < counter->getType()->getIntegerBitWidth()
+                         ? rec->getType()
+                         : counter->getType();
+  const llvm::SCEV *offset = se_.getMinusSCEV(
+      se_.getTruncateOrNoop(rec, work),
+      se_.getMulExpr(se_.getConstant(work, uint64_t(m)), se_.getTruncateOrNoop(counter, work)));
   if (!se_.isLoopInvariant(offset, l) || !range(rhs, nullptr, depth + 1) ||
       !range(counter->getStart(), nullptr, depth + 1) || !range(offset, nullptr, depth + 1))
     return;
@@ -242,21 +315,23 @@ void LoopValueRanges::latchBound(const llvm::SCEVAddRecExpr *rec, Interval start
   range(counter->getStart(), &first, depth + 1);
   range(offset, &b, depth + 1);
   // The counter's values after the first: its next values while it went on, exact (no
-  // wrap), each in [first + c, bound - 1 + c]. (counter values fit 2^63; c < 2^31)
+  // wrap), each in [first + c, bound - 1 + c]; then rec's, m * counter + B. (An overflow
+  // of these 64-bit sums fails the decision, like the rest.)
   llvm::Value *last = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE
                           ? bound.hi
                           : b_.CreateSub(bound.hi, constant(1));
-  Interval next{b_.CreateAdd(first.lo, constant(c)), b_.CreateAdd(last, constant(c))};
+  Interval next{checked(llvm::Intrinsic::sadd_with_overflow, first.lo, constant(c)),
+                checked(llvm::Intrinsic::sadd_with_overflow, last, constant(c))};
   Interval after = sum(product(next, {constant(m), constant(m)}), b);
-  const unsigned bits = rec->getType()->getIntegerBitWidth();
+  const unsigned bits = work->getIntegerBitWidth();
   auto fits = [&](Interval i) -> llvm::Value * {
     if (bits >= 64)
       return b_.getTrue();
     return b_.CreateAnd(b_.CreateICmpSGE(i.lo, constant(-(int64_t(1) << (bits - 1)))),
                         b_.CreateICmpSLT(i.hi, constant(int64_t(1) << (bits - 1))));
   };
-  // (the counter's value in rec's width is the same if it fits; so is rec's)
-  llvm::Value *holds = b_.CreateAnd(fits(next), fits(after));
+  // (the counter's and rec's values in that width are the same if they fit)
+  llvm::Value *holds = b_.CreateAnd(b_.CreateAnd(fits(next), fits(after)), fits(r));
   if (!isSigned) // (unsigned values, the same read as signed)
     holds = b_.CreateAnd(holds, b_.CreateAnd(b_.CreateICmpSGE(first.lo, constant(0)),
                                              b_.CreateICmpSGE(bound.lo, constant(0))));

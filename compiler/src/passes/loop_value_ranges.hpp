@@ -4,7 +4,8 @@
 //
 // Interval arithmetic over the value's SCEV, emitted as code: each loop-invariant part
 // is its value, each recurrence {start, +, step} of the loop or of one inside it spans
-// start + step * [0, its last iteration], and sums, products, unsigned divisions,
+// start + step * [0, its last iteration] (bounded by the loop's trip count or by its exit
+// test, and narrowed by the counter that test compares), and sums, products, unsigned divisions,
 // extensions, truncations, minima and maxima combine their operands' ranges. The
 // result is an interval of 64-bit signed values that holds under conditions, emitted
 // with it: no overflow of the 64-bit arithmetic, and each part within its own width
@@ -54,7 +55,9 @@ private:
   // The range of `s` (read as signed in its width); emits nothing when `out` is null.
   bool range(const llvm::SCEV *s, Interval *out, unsigned depth = 0);
   bool invariant(const llvm::SCEV *s) const;
-  void latchBound(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r, unsigned depth);
+  bool latchIterations(const llvm::Loop *l, llvm::Value **out, llvm::Value **holds, unsigned depth);
+  void narrowByCounter(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
+                       unsigned depth);
   llvm::Value *constant(int64_t v);
   // a op b with a condition that it does not overflow 64 bits.
   llvm::Value *checked(llvm::Intrinsic::ID op, llvm::Value *a, llvm::Value *b);
