@@ -6,7 +6,9 @@
 //  - bounds: `off - lo <u limit`, with `off` affine in the index (element i of an
 //    argument, of a __local array, ...) and `limit` the same for every work-item, holds
 //    for every index from the first to the last if it holds at both ends and `off` does
-//    not wrap between them (monotone, so its values lie between the two ends);
+//    not wrap between them (monotone, so its values lie between the two ends); an `off`
+//    that is not a line (a tile's gather at `i / 18` and `i % 18`) holds if its range
+//    over the loop does (loop_value_ranges.hpp: interval arithmetic, emitted before it);
 //  - uninit: the shadow bytes of a __local read are 0xFF for every work-item if the
 //    whole span they read is 0xFF before the loop: within a group's launch the shadow
 //    only ever goes from 0 to 0xFF, so what is written before the loop stays written;
