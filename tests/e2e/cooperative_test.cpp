@@ -228,7 +228,17 @@ TEST_F(Cooperative, NonCooperativeKernelCompletesWhileCooperativeOneRuns) {
                                    &coopDone));
   keep(coopDone);
   ASSERT_CL(clFlush(queue_));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The other kernel must come after the cooperative one holds the slots (a machine
+  // under load may start it late: then the other ran first, set the flag, and nothing
+  // was asked back). CL_RUNNING: its first group has started.
+  cl_int started = CL_QUEUED;
+  for (int waited = 0; started > CL_RUNNING && waited < 30000; ++waited) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_CL(clGetEventInfo(coopDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof started, &started,
+                             nullptr));
+  }
+  ASSERT_EQ(started, CL_RUNNING);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // (its other groups start)
   ASSERT_CL(clEnqueueNDRangeKernel(second, other, 1, nullptr, &otherGlobal, &otherLocal, 0, nullptr,
                                    nullptr));
   ASSERT_CL(clFinish(second)); // completes while the cooperative kernel runs
