@@ -203,15 +203,10 @@ bool LoopValueRanges::range(const llvm::SCEV *s, Interval *out, unsigned depth) 
   return true;
 }
 
-// A bound on the iterations of a loop that goes on while its counter is below a bound
-// C, whatever its trip count says (a tile loaded by `for (i = lid; i < 324; i += 256)`:
-// 1 or 2 for lid < 256, where the count `(323 - lid) / 256` taken over every lid says 2
-// for any). The counter compared at the latch, {f, +, c} with c > 0 and no wrap (its
-// flags), went on at each iteration j before the last: f + c * j <= C - 1, so the last
-// is at most (C - 1 - f) / c + 1. Sets `out` (when not null) to that bound, and `holds`
-// to the condition under which it is one.
-bool LoopValueRanges::latchIterations(const llvm::Loop *l, llvm::Value **out, llvm::Value **holds,
-                                      unsigned depth) {
+// The test at `l`'s latch, its only exit, when it goes on while a counter {f, +, c} (c a
+// positive constant, no wrap: its flags) is below a bound C the same throughout `l`:
+// the counter went on at each iteration j before the last, f + c * j <= C - 1.
+bool LoopValueRanges::counterTest(const llvm::Loop *l, CounterTest &t, unsigned depth) {
   llvm::BasicBlock *latch = l->getLoopLatch();
   auto *br = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
   auto *cmp =
@@ -226,34 +221,58 @@ bool LoopValueRanges::latchIterations(const llvm::Loop *l, llvm::Value **out, ll
     std::swap(lhs, rhs);
     goesOn = llvm::CmpInst::getSwappedPredicate(goesOn);
   }
-  auto *counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
-  const bool isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
+  t.counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
+  t.bound = rhs;
+  t.isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
+  t.orEqual = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE;
   auto *step =
-      counter ? llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_)) : nullptr;
-  if (!counter || counter->getLoop() != l || !counter->isAffine() || !step ||
+      t.counter ? llvm::dyn_cast<llvm::SCEVConstant>(t.counter->getStepRecurrence(se_)) : nullptr;
+  if (!t.counter || t.counter->getLoop() != l || !t.counter->isAffine() || !step ||
       !step->getAPInt().isStrictlyPositive() || step->getAPInt().getSignificantBits() > 32 ||
-      !(isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
-      !counter->getNoWrapFlags(isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
+      !(t.isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
+      !t.counter->getNoWrapFlags(t.isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
       !se_.isLoopInvariant(rhs, l) || !range(rhs, nullptr, depth + 1) ||
-      !range(counter->getStart(), nullptr, depth + 1))
+      !range(t.counter->getStart(), nullptr, depth + 1))
+    return false;
+  t.step = step->getAPInt().getSExtValue();
+  return true;
+}
+
+// The counter's first values, its last value that goes on (C - 1, or C for <=), and the
+// condition under which they are the counter's (unsigned: values that are the same read
+// as signed). Emitted.
+LoopValueRanges::CounterValues LoopValueRanges::counterValues(const CounterTest &t,
+                                                              unsigned depth) {
+  CounterValues v;
+  Interval bound;
+  range(t.bound, &bound, depth + 1);
+  range(t.counter->getStart(), &v.first, depth + 1);
+  v.last = t.orEqual ? bound.hi : b_.CreateSub(bound.hi, constant(1));
+  v.holds = t.isSigned ? b_.getTrue()
+                       : b_.CreateAnd(b_.CreateICmpSGE(v.first.lo, constant(0)),
+                                      b_.CreateICmpSGE(bound.lo, constant(0)));
+  return v;
+}
+
+// A bound on the iterations of a loop that goes on while its counter is below a bound
+// C, whatever its trip count says (a tile loaded by `for (i = lid; i < 324; i += 256)`:
+// 1 or 2 for lid < 256, where the count `(323 - lid) / 256` taken over every lid says 2
+// for any): f + c * j <= C - 1 before the last, so the last is at most (C - 1 - f) / c
+// + 1 (counterTest). Sets `out` (when not null) to that bound, and `holds` to the
+// condition under which it is one.
+bool LoopValueRanges::latchIterations(const llvm::Loop *l, llvm::Value **out, llvm::Value **holds,
+                                      unsigned depth) {
+  CounterTest t;
+  if (!counterTest(l, t, depth))
     return false;
   if (!out)
     return true;
-  Interval bound, first;
-  range(rhs, &bound, depth + 1);
-  range(counter->getStart(), &first, depth + 1);
-  llvm::Value *last = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE
-                          ? bound.hi
-                          : b_.CreateSub(bound.hi, constant(1));
+  CounterValues v = counterValues(t, depth);
   // (an overflow of the difference fails the decision, like the rest)
-  llvm::Value *span = checked(llvm::Intrinsic::ssub_with_overflow, last, first.lo);
-  *out = b_.CreateSelect(
-      b_.CreateICmpSLT(span, constant(0)), constant(0),
-      b_.CreateAdd(b_.CreateSDiv(span, constant(step->getAPInt().getSExtValue())), constant(1)));
-  // (unsigned: values that are the same read as signed)
-  *holds = isSigned ? b_.getTrue()
-                    : b_.CreateAnd(b_.CreateICmpSGE(first.lo, constant(0)),
-                                   b_.CreateICmpSGE(bound.lo, constant(0)));
+  llvm::Value *span = checked(llvm::Intrinsic::ssub_with_overflow, v.last, v.first.lo);
+  *out = b_.CreateSelect(b_.CreateICmpSLT(span, constant(0)), constant(0),
+                         b_.CreateAdd(b_.CreateSDiv(span, constant(t.step)), constant(1)));
+  *holds = v.holds;
   return true;
 }
 
@@ -268,60 +287,34 @@ bool LoopValueRanges::latchIterations(const llvm::Loop *l, llvm::Value **out, ll
 void LoopValueRanges::narrowByCounter(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
                                       unsigned depth) {
   const llvm::Loop *l = rec->getLoop();
-  llvm::BasicBlock *latch = l->getLoopLatch();
-  auto *br = latch ? llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator()) : nullptr;
-  auto *cmp =
-      br && br->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(br->getCondition()) : nullptr;
   auto *step = llvm::dyn_cast<llvm::SCEVConstant>(rec->getStepRecurrence(se_));
-  if (!cmp || l->getExitingBlock() != latch || !cmp->getOperand(0)->getType()->isIntegerTy() ||
-      !step || !step->getAPInt().isStrictlyPositive() || step->getAPInt().getSignificantBits() > 32)
+  CounterTest t;
+  if (!step || !step->getAPInt().isStrictlyPositive() ||
+      step->getAPInt().getSignificantBits() > 32 || !counterTest(l, t, depth))
     return;
-  using P = llvm::CmpInst::Predicate;
-  P goesOn =
-      br->getSuccessor(0) == l->getHeader() ? cmp->getPredicate() : cmp->getInversePredicate();
-  const llvm::SCEV *lhs = se_.getSCEV(cmp->getOperand(0)), *rhs = se_.getSCEV(cmp->getOperand(1));
-  if (llvm::isa<llvm::SCEVAddRecExpr>(rhs)) {
-    std::swap(lhs, rhs);
-    goesOn = llvm::CmpInst::getSwappedPredicate(goesOn);
-  }
-  auto *counter = llvm::dyn_cast<llvm::SCEVAddRecExpr>(lhs);
-  const bool isSigned = goesOn == P::ICMP_SLT || goesOn == P::ICMP_SLE;
-  auto *counterStep =
-      counter ? llvm::dyn_cast<llvm::SCEVConstant>(counter->getStepRecurrence(se_)) : nullptr;
-  if (!counter || counter->getLoop() != l || !counter->isAffine() || !counterStep ||
-      !counterStep->getAPInt().isStrictlyPositive() ||
-      counterStep->getAPInt().getSignificantBits() > 32 ||
-      !(isSigned || goesOn == P::ICMP_ULT || goesOn == P::ICMP_ULE) ||
-      !counter->getNoWrapFlags(isSigned ? llvm::SCEV::FlagNSW : llvm::SCEV::FlagNUW) ||
-      !se_.isLoopInvariant(rhs, l))
-    return;
-  const int64_t c = counterStep->getAPInt().getSExtValue();
+  const int64_t c = t.step;
   const int64_t m = step->getAPInt().getSExtValue() / c;
   if (m * c != step->getAPInt().getSExtValue())
     return;
   // B = rec - m * counter, in the narrower width (where ScalarEvolution sees that an
   // address's `16 * (i64)ly + (i64)lx` is the counter's `16 * ly + lx`).
+  const llvm::SCEVAddRecExpr *counter = t.counter;
   llvm::Type *work = rec->getType()->getIntegerBitWidth() < counter->getType()->getIntegerBitWidth()
                          ? rec->getType()
                          : counter->getType();
   const llvm::SCEV *offset = se_.getMinusSCEV(
       se_.getTruncateOrNoop(rec, work),
       se_.getMulExpr(se_.getConstant(work, uint64_t(m)), se_.getTruncateOrNoop(counter, work)));
-  if (!se_.isLoopInvariant(offset, l) || !range(rhs, nullptr, depth + 1) ||
-      !range(counter->getStart(), nullptr, depth + 1) || !range(offset, nullptr, depth + 1))
+  if (!se_.isLoopInvariant(offset, l) || !range(offset, nullptr, depth + 1))
     return;
-  Interval bound, first, b;
-  range(rhs, &bound, depth + 1);
-  range(counter->getStart(), &first, depth + 1);
+  CounterValues v = counterValues(t, depth);
+  Interval b;
   range(offset, &b, depth + 1);
   // The counter's values after the first: its next values while it went on, exact (no
-  // wrap), each in [first + c, bound - 1 + c]; then rec's, m * counter + B. (An overflow
-  // of these 64-bit sums fails the decision, like the rest.)
-  llvm::Value *last = goesOn == P::ICMP_SLE || goesOn == P::ICMP_ULE
-                          ? bound.hi
-                          : b_.CreateSub(bound.hi, constant(1));
-  Interval next{checked(llvm::Intrinsic::sadd_with_overflow, first.lo, constant(c)),
-                checked(llvm::Intrinsic::sadd_with_overflow, last, constant(c))};
+  // wrap), each in [first + c, C - 1 + c]; then rec's, m * counter + B. (An overflow of
+  // these 64-bit sums fails the decision, like the rest.)
+  Interval next{checked(llvm::Intrinsic::sadd_with_overflow, v.first.lo, constant(c)),
+                checked(llvm::Intrinsic::sadd_with_overflow, v.last, constant(c))};
   Interval after = sum(product(next, {constant(m), constant(m)}), b);
   const unsigned bits = work->getIntegerBitWidth();
   auto fits = [&](Interval i) -> llvm::Value * {
@@ -331,10 +324,8 @@ void LoopValueRanges::narrowByCounter(const llvm::SCEVAddRecExpr *rec, Interval 
                         b_.CreateICmpSLT(i.hi, constant(int64_t(1) << (bits - 1))));
   };
   // (the counter's and rec's values in that width are the same if they fit)
-  llvm::Value *holds = b_.CreateAnd(b_.CreateAnd(fits(next), fits(after)), fits(r));
-  if (!isSigned) // (unsigned values, the same read as signed)
-    holds = b_.CreateAnd(holds, b_.CreateAnd(b_.CreateICmpSGE(first.lo, constant(0)),
-                                             b_.CreateICmpSGE(bound.lo, constant(0))));
+  llvm::Value *holds =
+      b_.CreateAnd(v.holds, b_.CreateAnd(b_.CreateAnd(fits(next), fits(after)), fits(r)));
   llvm::Value *lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, start.lo, after.lo);
   llvm::Value *hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, start.hi, after.hi);
   r.lo = b_.CreateSelect(holds, b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, r.lo, lo), r.lo);

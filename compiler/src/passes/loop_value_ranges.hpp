@@ -55,6 +55,20 @@ private:
   // The range of `s` (read as signed in its width); emits nothing when `out` is null.
   bool range(const llvm::SCEV *s, Interval *out, unsigned depth = 0);
   bool invariant(const llvm::SCEV *s) const;
+  // A loop's exit test on a counter below a bound (counterTest in the .cpp).
+  struct CounterTest {
+    const llvm::SCEVAddRecExpr *counter = nullptr;
+    const llvm::SCEV *bound = nullptr;
+    int64_t step = 0; // positive
+    bool isSigned = false, orEqual = false;
+  };
+  struct CounterValues {
+    Interval first;     // the counter's first values
+    llvm::Value *last;  // its highest value that goes on
+    llvm::Value *holds; // the condition under which they are
+  };
+  bool counterTest(const llvm::Loop *l, CounterTest &t, unsigned depth);
+  CounterValues counterValues(const CounterTest &t, unsigned depth);
   bool latchIterations(const llvm::Loop *l, llvm::Value **out, llvm::Value **holds, unsigned depth);
   void narrowByCounter(const llvm::SCEVAddRecExpr *rec, Interval start, Interval &r,
                        unsigned depth);
