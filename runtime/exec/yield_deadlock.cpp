@@ -26,7 +26,10 @@ bool allOccupantsStuck(YieldShared &sh, uint32_t rounds) noexcept {
             rounds * g.decisionsPerRound.load(std::memory_order_relaxed))
       return false;
   }
-  return any;
+  // A group that finished during the scan (skipped above) counted its finish in the
+  // epoch before it said so (finishGroup): its last stores, the ones the others wait
+  // for, are progress they have not seen yet.
+  return any && sh.clock.epoch() == ep;
 }
 
 void declareDeadlock(YieldShared &sh) noexcept {

@@ -257,6 +257,9 @@ bool idle(Runner &r, YieldShared &sh, LocalSched &L) noexcept {
 // `y` finished (or was abandoned by a fault): it leaves the launch.
 void finishGroup(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y) noexcept {
   sh.start.arrive(y); // a wave group that finished before any yield point
+  // Progress first: whoever sees the group finished sees the epoch moved
+  // (allOccupantsStuck), so the groups waiting for its stores are not judged stuck.
+  sh.clock.event(L.worker);
   sh.info[y.gid].phase.store(uint8_t(GroupPhase::Finished), std::memory_order_release);
   if (sh.coop && !y.aborted && !coopCallsUniform(y))
     y.aborted = true; // reported; the launch fails
