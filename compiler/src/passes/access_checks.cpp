@@ -469,7 +469,8 @@ void BodyChecks::markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Val
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(bytes);
   if (constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
-    b.CreateStore(llvm::Constant::getAllOnesValue(bits), shadow);
+    llvm::StoreInst *mark = b.CreateStore(llvm::Constant::getAllOnesValue(bits), shadow);
+    mark->setMetadata(kShadowStoreMetadata, llvm::MDNode::get(b.getContext(), {}));
   } else {
     b.CreateMemSet(shadow, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
   }

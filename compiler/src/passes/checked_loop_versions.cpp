@@ -67,7 +67,7 @@ namespace fibercl::compiler {
 namespace {
 
 constexpr unsigned kMaxLoopInstructions = 2000;
-constexpr unsigned kMaxVersionsPerFunction = 16;
+constexpr unsigned kMaxVersionsPerFunction = 24;
 
 // One check of the loop: the branch, and which of its successors goes on.
 struct LoopCheck {
@@ -190,6 +190,16 @@ bool invariantGuard(llvm::BasicBlock &bb, llvm::Loop &loop, llvm::DominatorTree 
         return true;
       }
   }
+  return false;
+}
+
+// uninit: whether the loop marks the shadow (a loop without checks may: the copy marks
+// the span before it).
+bool hasShadowStores(const llvm::Loop &loop) {
+  for (llvm::BasicBlock *bb : loop.blocks())
+    for (llvm::Instruction &i : *bb)
+      if (llvm::isa<llvm::StoreInst>(i) && i.getMetadata(kShadowStoreMetadata))
+        return true;
   return false;
 }
 
@@ -433,11 +443,22 @@ public:
   std::string nestedWhy; // why the last record isNestedLine looked at is not one
   size_t ranged = 0;     // checks allHold decided by their ranges
   bool isNested(llvm::CallInst *call) const { return nested_.count(call) > 0; }
+  // uninit: whether `store`, a shadow store (kShadowStoreMetadata) the caller found in
+  // every iteration, marks a line of addresses without gaps: the copy without checks
+  // leaves it out and marks its span before the loop (markSpans).
+  bool isShadowSpan(llvm::StoreInst *store);
+  // Whether `store` marks bytes one of `needs`' reads checks at the same address in the
+  // same iteration (`tmp[lid] += ...`): when the copy runs they are marked already.
+  bool markedByRead(llvm::StoreInst *store, const std::vector<Need> &needs);
   // The condition under which every need holds in every iteration, emitted before
   // `at` (after decidable()); the arguments of CHECK_RACE_LINE for each of `lines` but
-  // its `state` (after isLine()).
+  // its `state` (after isLine()); the spans of `marks` (after isShadowSpan()).
   llvm::Value *allHold(const std::vector<Need> &needs, const std::vector<llvm::CallInst *> &lines,
-                       std::vector<std::vector<llvm::Value *>> &lineArguments);
+                       std::vector<std::vector<llvm::Value *>> &lineArguments,
+                       const std::vector<llvm::StoreInst *> &marks);
+  // Before `at`, in the copy's preheader: each of the marks' spans that is not inside
+  // the known-written span is set to 0xFF, and the known span grows by it.
+  void markSpans(llvm::Instruction *at);
 
 private:
   // Compare: both sides lines; Range: a bounds check decided by its offset's range
@@ -456,6 +477,7 @@ private:
   // The shadow spans the loop's reads cover (added to spans_).
   void shadowSpans(const Need &n);
   llvm::Value *allWritten(llvm::Value *from, llvm::Value *bytes);
+  void storeSpan(llvm::StoreInst *store);
   llvm::Value *lastIteration();
   llvm::Value *lastInnerIteration();
   std::vector<llvm::Value *> lineArguments(llvm::CallInst *call);
@@ -477,7 +499,8 @@ private:
   llvm::Value *lastIteration_ = nullptr; // backedge-taken count, i64
   llvm::Value *lastInner_ = nullptr;     // the inner loop's, in a nest
   std::vector<llvm::Value *> conditions_;
-  std::vector<std::pair<llvm::Value *, llvm::Value *>> spans_; // shadow: first byte, bytes
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> spans_;  // shadow: first byte, bytes
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> marked_; // likewise, of the marks
   std::map<llvm::CallInst *, NestedLine> nested_;
   llvm::Value *trips_ = nullptr; // the filled buffer
 };
@@ -712,52 +735,143 @@ void Versioner::shadowSpans(const Need &n) {
   }
 }
 
-// Whether the `bytes` shadow bytes from `from` are all 0xFF: an AND of those not known
-// written (WrittenSpan), a loop LLVM vectorises, emitted before `at_` (which it moves to
-// a block after the loop).
+bool Versioner::isShadowSpan(llvm::StoreInst *store) {
+  auto *ones = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
+  if (inner_ || !store->getMetadata(kShadowStoreMetadata) || !store->isSimple() || !ones ||
+      !ones->isAllOnesValue())
+    return false;
+  Line line;
+  if (!lineKnown(se_.getSCEV(store->getPointerOperand()), line))
+    return false;
+  const uint64_t bytes =
+      store->getModule()->getDataLayout().getTypeStoreSize(ones->getType()).getFixedValue();
+  return uint64_t(line.step < 0 ? -line.step : line.step) <= bytes; // no gaps
+}
+
+bool Versioner::markedByRead(llvm::StoreInst *store, const std::vector<Need> &needs) {
+  const llvm::DataLayout &dl = store->getModule()->getDataLayout();
+  const llvm::SCEV *at = se_.getSCEV(store->getPointerOperand());
+  for (const Need &n : needs) {
+    llvm::SmallVector<llvm::LoadInst *, 2> loads;
+    if (!n.uninit || !shadowLoads(n, loads))
+      continue;
+    for (llvm::LoadInst *load : loads)
+      if (loop_.contains(load) && se_.getSCEV(load->getPointerOperand()) == at &&
+          dl.getTypeStoreSize(load->getType()) >=
+              dl.getTypeStoreSize(store->getValueOperand()->getType()))
+        return true;
+  }
+  return false;
+}
+
+// A mark's span (marked_) and the conditions that its line does not wrap.
+void Versioner::storeSpan(llvm::StoreInst *store) {
+  Line line;
+  asLine(se_.getSCEV(store->getPointerOperand()), loop_, se_, line, inner_);
+  llvm::Value *first, *last;
+  ends(line, first, last);
+  unwrappedParts(line);
+  conditions_.push_back(forward(line.step, first, last, false));
+  b_.SetInsertPoint(at_);
+  llvm::Value *low = line.step < 0 ? last : first, *high = line.step < 0 ? first : last;
+  const llvm::DataLayout &dl = store->getModule()->getDataLayout();
+  llvm::Type *i64 = b_.getInt64Ty();
+  marked_.emplace_back(
+      low, b_.CreateAdd(b_.CreateSub(b_.CreatePtrToInt(high, i64), b_.CreatePtrToInt(low, i64)),
+                        b_.getInt64(dl.getTypeStoreSize(store->getValueOperand()->getType()))));
+}
+
+// The shadow only goes from 0 to 0xFF, so a span inside the known-written one needs
+// nothing (a reduction's tree steps write within what its first region wrote); one
+// outside it is set at once, a memset instead of a store per work-item.
+void Versioner::markSpans(llvm::Instruction *at) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(at->getContext());
+  for (auto [from, bytes] : marked_) {
+    llvm::IRBuilder<> b(at);
+    llvm::Value *knownLo = b.CreateLoad(i64, written_.lo),
+                *knownHi = b.CreateLoad(i64, written_.hi);
+    llvm::Value *lo = b.CreatePtrToInt(from, i64), *hi = b.CreateAdd(lo, bytes);
+    llvm::Value *inside = b.CreateAnd(b.CreateICmpUGE(lo, knownLo), b.CreateICmpULE(hi, knownHi));
+    llvm::Instruction *mark = llvm::SplitBlockAndInsertIfThen(
+        b.CreateNot(inside), at, false,
+        llvm::MDBuilder(at->getContext()).createBranchWeights(1, 1u << 10));
+    b.SetInsertPoint(mark);
+    b.CreateMemSet(from, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
+    // The known span grows by it when it touches it (or is empty), else stays.
+    llvm::Value *empty = b.CreateICmpEQ(knownLo, knownHi);
+    llvm::Value *touches = b.CreateAnd(b.CreateICmpULE(lo, knownHi), b.CreateICmpUGE(hi, knownLo));
+    llvm::Value *newLo = b.CreateSelect(
+        empty, lo,
+        b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lo, knownLo),
+                       knownLo));
+    llvm::Value *newHi = b.CreateSelect(
+        empty, hi,
+        b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, hi, knownHi),
+                       knownHi));
+    b.CreateStore(newLo, written_.lo);
+    b.CreateStore(newHi, written_.hi);
+  }
+}
+
+// Whether the `bytes` shadow bytes from `from` are all 0xFF, emitted before `at_`
+// (which it moves to a block after the scan): at once if they are inside the
+// known-written span (WrittenSpan); else an AND of those not known written, a loop
+// LLVM vectorises, after which the known span grows by them if they are.
 llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) {
   b_.SetInsertPoint(at_);
   llvm::Type *i64 = b_.getInt64Ty();
   llvm::Value *lo = b_.CreatePtrToInt(whole, i64), *hi = b_.CreateAdd(lo, wholeBytes);
   llvm::Value *knownLo = b_.CreateLoad(i64, written_.lo),
               *knownHi = b_.CreateLoad(i64, written_.hi);
-  llvm::Value *extends =
-      b_.CreateAnd(b_.CreateICmpUGE(lo, knownLo), b_.CreateICmpULE(lo, knownHi), "check.extends");
-  llvm::Value *start =
-      b_.CreateSelect(extends, b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, lo, knownHi), lo);
-  llvm::Value *bytes = b_.CreateBinaryIntrinsic(llvm::Intrinsic::usub_sat, hi, start);
-  llvm::Value *from = b_.CreateGEP(b_.getInt8Ty(), whole, b_.CreateSub(start, lo));
-  llvm::Value *newLo = b_.CreateSelect(extends, knownLo, lo);
-  llvm::Value *newHi =
-      b_.CreateSelect(extends, b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, knownHi, hi), hi);
+  llvm::Value *inside =
+      b_.CreateAnd(b_.CreateICmpUGE(lo, knownLo), b_.CreateICmpULE(hi, knownHi), "check.inside");
   llvm::BasicBlock *before = at_->getParent();
   llvm::BasicBlock *after = llvm::SplitBlock(before, at_);
   llvm::LLVMContext &c = before->getContext();
   llvm::Function *f = before->getParent();
+  auto *outside = llvm::BasicBlock::Create(c, "check.outside", f, after);
   auto *scan = llvm::BasicBlock::Create(c, "check.scan", f, after);
+  auto *scanned = llvm::BasicBlock::Create(c, "check.scanned", f, after);
   before->getTerminator()->eraseFromParent();
+  llvm::MDBuilder md(c);
   llvm::IRBuilder<> b(before);
-  b.CreateCondBr(b.CreateICmpEQ(bytes, b.getInt64(0)), after, scan);
+  b.CreateCondBr(inside, after, outside, md.createBranchWeights(1u << 10, 1));
+  // Only the part past the known span is scanned when the span starts inside it.
+  b.SetInsertPoint(outside);
+  llvm::Value *extends =
+      b.CreateAnd(b.CreateICmpUGE(lo, knownLo), b.CreateICmpULE(lo, knownHi), "check.extends");
+  llvm::Value *start =
+      b.CreateSelect(extends, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, lo, knownHi), lo);
+  llvm::Value *bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::usub_sat, hi, start);
+  llvm::Value *from = b.CreateGEP(b.getInt8Ty(), whole, b.CreateSub(start, lo));
+  llvm::Value *newLo = b.CreateSelect(extends, knownLo, lo);
+  llvm::Value *newHi =
+      b.CreateSelect(extends, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, knownHi, hi), hi);
+  b.CreateCondBr(b.CreateICmpEQ(bytes, b.getInt64(0)), scanned, scan);
   b.SetInsertPoint(scan);
   llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "scan.i");
   llvm::PHINode *all = b.CreatePHI(b.getInt8Ty(), 2, "scan.all");
-  i->addIncoming(b.getInt64(0), before);
-  all->addIncoming(b.getInt8(0xFF), before);
+  i->addIncoming(b.getInt64(0), outside);
+  all->addIncoming(b.getInt8(0xFF), outside);
   llvm::Value *byte = b.CreateLoad(b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), from, i));
   llvm::Value *nextAll = b.CreateAnd(all, byte);
   llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
   i->addIncoming(next, scan);
   all->addIncoming(nextAll, scan);
-  b.CreateCondBr(b.CreateICmpEQ(next, bytes), after, scan);
-  b.SetInsertPoint(at_);
+  b.CreateCondBr(b.CreateICmpEQ(next, bytes), scanned, scan);
+  b.SetInsertPoint(scanned);
   llvm::PHINode *result = b.CreatePHI(b.getInt8Ty(), 2, "scan.result");
-  result->addIncoming(b.getInt8(0xFF), before);
+  result->addIncoming(b.getInt8(0xFF), outside);
   result->addIncoming(nextAll, scan);
+  llvm::Value *ok = b.CreateICmpEQ(result, b.getInt8(0xFF));
+  b.CreateStore(b.CreateSelect(ok, newLo, knownLo), written_.lo);
+  b.CreateStore(b.CreateSelect(ok, newHi, knownHi), written_.hi);
+  b.CreateBr(after);
   b_.SetInsertPoint(at_);
-  llvm::Value *ok = b_.CreateICmpEQ(result, b_.getInt8(0xFF));
-  b_.CreateStore(b_.CreateSelect(ok, newLo, knownLo), written_.lo);
-  b_.CreateStore(b_.CreateSelect(ok, newHi, knownHi), written_.hi);
-  return ok;
+  llvm::PHINode *written = b_.CreatePHI(b_.getInt1Ty(), 2, "check.written");
+  written->addIncoming(b_.getTrue(), before);
+  written->addIncoming(ok, scanned);
+  return written;
 }
 
 // CHECK_RACE's arguments: (ctx, site, address, bytes, how, value, x, y, z).
@@ -976,7 +1090,8 @@ std::vector<llvm::Value *> Versioner::lineArguments(llvm::CallInst *call) {
 
 llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
                                 const std::vector<llvm::CallInst *> &lines,
-                                std::vector<std::vector<llvm::Value *>> &lineArgs) {
+                                std::vector<std::vector<llvm::Value *>> &lineArgs,
+                                const std::vector<llvm::StoreInst *> &marks) {
   std::string ignored;
   for (llvm::CallInst *call : lines)
     lineArgs.push_back(lineArguments(call));
@@ -997,6 +1112,8 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
     } else if (kind == Kind::Shadow)
       shadowSpans(n);
   }
+  for (llvm::StoreInst *store : marks)
+    storeSpan(store);
   // The trips loop splits the block at `at_` too.
   for (size_t i = 0; i < lines.size(); ++i)
     if (!lineArgs[i].back())
@@ -1028,10 +1145,12 @@ llvm::Value *Versioner::allHold(const std::vector<Need> &needs,
 
 // What version() did, for FIBERCL_DEBUG=vectorize.
 struct VersionSummary {
-  bool nest = false;      // rows of work-item loops, versioned at once
-  size_t lines = 0;       // race records made lines
-  size_t nestedLines = 0; // of which in a loop inside
-  size_t ranged = 0;      // bounds checks decided by their offset's range
+  bool nest = false;        // rows of work-item loops, versioned at once
+  size_t lines = 0;         // race records made lines
+  size_t nestedLines = 0;   // of which in a loop inside
+  size_t ranged = 0;        // bounds checks decided by their offset's range
+  size_t marks = 0;         // shadow stores marked before the copy
+  size_t markedByReads = 0; // ... whose bytes its reads' decision found written
 };
 
 //   P --all pass--> check.fast.ph -> the copy without checks -> check.fast.exit --+
@@ -1083,7 +1202,20 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   summary.lines = lines.size();
   summary.nestedLines = size_t(std::count_if(
       lines.begin(), lines.end(), [&](llvm::CallInst *call) { return v.isNested(call); }));
-  if (needs.empty() && lines.empty()) {
+  // uninit: the shadow stores of every iteration the copy marks at once.
+  std::vector<llvm::StoreInst *> marks, markedByReads;
+  for (llvm::BasicBlock *bb : loop.blocks())
+    if (li.getLoopFor(bb) == &loop && dt.dominates(bb, latch))
+      for (llvm::Instruction &i : *bb)
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i); store && v.isShadowSpan(store))
+          (v.markedByRead(store, needs) ? markedByReads : marks).push_back(store);
+  summary.marks = marks.size();
+  summary.markedByReads = markedByReads.size();
+  if (needs.empty() && lines.empty() && marks.empty() && records.empty()) {
+    why = "shadow stores that are not lines in the work-item's index";
+    return false;
+  }
+  if (needs.empty() && lines.empty() && marks.empty()) {
     why = "race records that are not lines in the work-item's index";
     if (debugChannel("check")) {
       llvm::raw_string_ostream os(why);
@@ -1107,7 +1239,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   checkedPh->setName("check.checked.ph");
   v.emitBefore(preheader->getTerminator()); // (the split moved the old one to checkedPh)
   std::vector<std::vector<llvm::Value *>> lineArgs;
-  llvm::Value *pass = v.allHold(needs, lines, lineArgs);
+  llvm::Value *pass = v.allHold(needs, lines, lineArgs, marks);
   summary.ranged = v.ranged;
   dt.recalculate(*header->getParent());                         // the shadow scans' blocks
   llvm::BasicBlock *decide = checkedPh->getSinglePredecessor(); // the scans may have split P
@@ -1152,6 +1284,12 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
     phi.addIncoming(mapped != vmap.end() ? static_cast<llvm::Value *>(mapped->second) : v,
                     fastExit);
   }
+  // The copy marks the shadow before it, not in it.
+  for (llvm::StoreInst *store : marks)
+    llvm::cast<llvm::Instruction>(vmap[store])->eraseFromParent();
+  for (llvm::StoreInst *store : markedByReads)
+    llvm::cast<llvm::Instruction>(vmap[store])->eraseFromParent();
+  v.markSpans(fastPh->getTerminator());
   // The copy's checks pass.
   for (const LoopCheck &c : checks) {
     auto *br = llvm::cast_or_null<llvm::BranchInst>(vmap.lookup(c.branch));
@@ -1198,7 +1336,7 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
       // inner loop a preheader of its own even when it does not version: IR changed)
       fam.getResult<llvm::ScalarEvolutionAnalysis>(f).forgetLoopDispositions();
       changed = changed || !checks.empty() || !records.empty();
-      if (!found || (checks.empty() && records.empty()))
+      if (!found || (checks.empty() && records.empty() && !hasShadowStores(*loop)))
         ;
       else if (size > kMaxLoopInstructions || !loop->isLoopSimplifyForm() || !loop->isSafeToClone())
         why = "a loop this pass does not copy";
@@ -1231,6 +1369,10 @@ llvm::PreservedAnalyses CheckedLoopVersionsPass::run(llvm::Function &f,
         llvm::errs() << ", its " << summary.lines << " race records lines";
       if (why.empty() && summary.nestedLines)
         llvm::errs() << " (" << summary.nestedLines << " in a loop inside)";
+      if (why.empty() && summary.marks)
+        llvm::errs() << ", its " << summary.marks << " shadow stores marked before it";
+      if (why.empty() && summary.markedByReads)
+        llvm::errs() << ", its " << summary.markedByReads << " shadow stores marked by its reads";
       llvm::errs() << "\n";
     }
     if (versioned) {

@@ -47,6 +47,10 @@ inline constexpr const char *kWorkItemLoopMetadata = "fibercl.work_item_loop";
 // The loop over the rows (y) of work-item loops: CheckedLoopVersionsPass versions the
 // nest at once.
 inline constexpr const char *kWorkItemRowsMetadata = "fibercl.work_item_rows";
+// Metadata on a store of FIBERCL_CHECK=uninit's shadow (AccessChecksPass): the copy of
+// a work-item loop without checks marks the span it covers at once
+// (CheckedLoopVersionsPass).
+inline constexpr const char *kShadowStoreMetadata = "fibercl.shadow_store";
 // Metadata on the loads and stores of barrier regions' frames (AddressSpaceAliasPass).
 inline constexpr const char *kFrameSlotMetadata = "fibercl.frame-slot";
 
