@@ -419,6 +419,16 @@ WrittenSpan writtenSpanOf(llvm::Function &f) {
   return w;
 }
 
+// The known-written span once [lo, hi) is found written too: their union when they
+// touch, else [lo, hi) (the newest; an empty known span touches nothing).
+std::pair<llvm::Value *, llvm::Value *> grownWritten(llvm::IRBuilder<> &b, llvm::Value *knownLo,
+                                                     llvm::Value *knownHi, llvm::Value *lo,
+                                                     llvm::Value *hi) {
+  llvm::Value *touches = b.CreateAnd(b.CreateICmpULE(lo, knownHi), b.CreateICmpUGE(hi, knownLo));
+  return {b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lo, knownLo), lo),
+          b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, hi, knownHi), hi)};
+}
+
 class Versioner {
 public:
   // `inner`: versioning a nest (Line), whose inner loop runs the same number of times in
@@ -797,17 +807,7 @@ void Versioner::markSpans(llvm::Instruction *at) {
         llvm::MDBuilder(at->getContext()).createBranchWeights(1, 1u << 10));
     b.SetInsertPoint(mark);
     b.CreateMemSet(from, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
-    // The known span grows by it when it touches it (or is empty), else stays.
-    llvm::Value *empty = b.CreateICmpEQ(knownLo, knownHi);
-    llvm::Value *touches = b.CreateAnd(b.CreateICmpULE(lo, knownHi), b.CreateICmpUGE(hi, knownLo));
-    llvm::Value *newLo = b.CreateSelect(
-        empty, lo,
-        b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lo, knownLo),
-                       knownLo));
-    llvm::Value *newHi = b.CreateSelect(
-        empty, hi,
-        b.CreateSelect(touches, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, hi, knownHi),
-                       knownHi));
+    auto [newLo, newHi] = grownWritten(b, knownLo, knownHi, lo, hi);
     b.CreateStore(newLo, written_.lo);
     b.CreateStore(newHi, written_.hi);
   }
@@ -844,9 +844,6 @@ llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) 
       b.CreateSelect(extends, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, lo, knownHi), lo);
   llvm::Value *bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::usub_sat, hi, start);
   llvm::Value *from = b.CreateGEP(b.getInt8Ty(), whole, b.CreateSub(start, lo));
-  llvm::Value *newLo = b.CreateSelect(extends, knownLo, lo);
-  llvm::Value *newHi =
-      b.CreateSelect(extends, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, knownHi, hi), hi);
   b.CreateCondBr(b.CreateICmpEQ(bytes, b.getInt64(0)), scanned, scan);
   b.SetInsertPoint(scan);
   llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "scan.i");
@@ -864,6 +861,7 @@ llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) 
   result->addIncoming(b.getInt8(0xFF), outside);
   result->addIncoming(nextAll, scan);
   llvm::Value *ok = b.CreateICmpEQ(result, b.getInt8(0xFF));
+  auto [newLo, newHi] = grownWritten(b, knownLo, knownHi, lo, hi);
   b.CreateStore(b.CreateSelect(ok, newLo, knownLo), written_.lo);
   b.CreateStore(b.CreateSelect(ok, newHi, knownHi), written_.hi);
   b.CreateBr(after);
@@ -1203,16 +1201,20 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
   summary.nestedLines = size_t(std::count_if(
       lines.begin(), lines.end(), [&](llvm::CallInst *call) { return v.isNested(call); }));
   // uninit: the shadow stores of every iteration the copy marks at once.
-  std::vector<llvm::StoreInst *> marks, markedByReads;
+  std::vector<llvm::StoreInst *> marks, leftOut; // leftOut: marks and those its reads mark
   for (llvm::BasicBlock *bb : loop.blocks())
     if (li.getLoopFor(bb) == &loop && dt.dominates(bb, latch))
       for (llvm::Instruction &i : *bb)
-        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i); store && v.isShadowSpan(store))
-          (v.markedByRead(store, needs) ? markedByReads : marks).push_back(store);
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i); store && v.isShadowSpan(store)) {
+          if (!v.markedByRead(store, needs))
+            marks.push_back(store);
+          leftOut.push_back(store);
+        }
   summary.marks = marks.size();
-  summary.markedByReads = markedByReads.size();
+  summary.markedByReads = leftOut.size() - marks.size();
   if (needs.empty() && lines.empty() && marks.empty() && records.empty()) {
-    why = "shadow stores that are not lines in the work-item's index";
+    why = inner ? "rows whose shadow stores are marked per work-item (a nest's are not one line)"
+                : "shadow stores that are not lines in the work-item's index";
     return false;
   }
   if (needs.empty() && lines.empty() && marks.empty()) {
@@ -1285,9 +1287,7 @@ bool version(llvm::Loop &loop, const std::vector<LoopCheck> &checks, WrittenSpan
                     fastExit);
   }
   // The copy marks the shadow before it, not in it.
-  for (llvm::StoreInst *store : marks)
-    llvm::cast<llvm::Instruction>(vmap[store])->eraseFromParent();
-  for (llvm::StoreInst *store : markedByReads)
+  for (llvm::StoreInst *store : leftOut)
     llvm::cast<llvm::Instruction>(vmap[store])->eraseFromParent();
   v.markSpans(fastPh->getTerminator());
   // The copy's checks pass.
