@@ -890,10 +890,10 @@ struct Wanted {
 // FiberCL's checked mode (FIBERCL_CHECK, README): the same kernels, built with one
 // check, on a Target of their own (its programs are other builds), so that the
 // overhead is a ratio to the unchecked rows of the same run. PoCL has no such mode.
-enum class Check { Bounds, Uninit, Races };
+enum class Check { Bounds, Uninit, Races, Divergence };
 template <void (*Bench)(benchmark::State &, Target *), Check which>
 void BM_Checked(benchmark::State &state, Target *t) {
-  static const char *const kWords[] = {"bounds", "uninit", "races"};
+  static const char *const kWords[] = {"bounds", "uninit", "races", "divergence"};
   const char *word = kWords[int(which)];
   if (t->label != "FiberCL") {
     state.SkipWithError(
@@ -977,6 +977,8 @@ int main(int argc, char **argv) {
       {"checked_races_vecadd_16M", BM_Checked<BM_VecAdd, Check::Races>},
       {"checked_races_reduction_16M_local256", BM_Checked<BM_Reduction, Check::Races>},
       {"checked_races_stencil_2048x2048_tile16", BM_Checked<BM_Stencil, Check::Races>},
+      {"checked_divergence_reduction_16M_local256", BM_Checked<BM_Reduction, Check::Divergence>},
+      {"checked_divergence_stencil_2048x2048_tile16", BM_Checked<BM_Stencil, Check::Divergence>},
       {"build_cold", BM_BuildCold},
       {"build_cached", BM_BuildCached},
   };
