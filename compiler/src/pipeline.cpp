@@ -62,6 +62,7 @@
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
+#include <llvm/Transforms/Scalar/DeadStoreElimination.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
@@ -288,6 +289,13 @@ bool runPasses(llvm::Module &m, llvm::TargetMachine *tm, Then then, std::string 
           fpm.addPass(ParallelWorkItemLoopsPass());
           fpm.addPass(MaskedWorkItemVectorizerPass());
         });
+  // The late loop passes peel the specialised dispatch loop (local_size_specialisation.cpp):
+  // the stores a peeled round makes to its frames, now on the stack, that nothing reads
+  // after it (the last round's sites, kept by a check call) are removed once more.
+  if (then == Then::O3Again)
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::DSEPass()));
+    });
   if (optimise && debugChannel("vectorize"))
     m.getContext().setDiagnosticHandler(std::make_unique<VectorizeRemarks>());
   llvm::ModulePassManager mpm;

@@ -51,6 +51,14 @@ void buildRegionDriver(llvm::Module &m, llvm::Function &wg, llvm::Function &body
       subGroups ? declareHostFunction(m, HostFunction::SUB_GROUP_ROUND) : llvm::FunctionCallee();
   if (auto *f = llvm::dyn_cast<llvm::Function>(begin.getCallee()))
     f->addRetAttr(llvm::Attribute::NoAlias);
+  // The end reads the context and writes the runtime's own state, nothing else: the
+  // work-items' last sites (stored for a check call's sake in the last round) are dead.
+  if (auto *f = llvm::dyn_cast<llvm::Function>(end.getCallee())) {
+    f->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
+                        llvm::MemoryEffects::inaccessibleMemOnly());
+    f->setDoesNotThrow();
+    f->setWillReturn();
+  }
 
   llvm::Value *args = wg.getArg(0), *ctx = wg.getArg(1);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", &wg));
