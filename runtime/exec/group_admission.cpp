@@ -10,6 +10,7 @@
 #include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/group_races.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/local_shadow.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/weak_memory.hpp"
 #include "runtime/exec/yield_launch.hpp"
@@ -128,9 +129,12 @@ void prepare(Runner &r, YieldShared &sh, LocalSched &L, YieldGroup &y, uint64_t 
     startWeakMemory(y.gs, y.gid, sh.job.range.scheduling.seed, sh.job.range.localMemSize);
   if (sh.coop) // a forked group starts after what its parent did
     acquireGroupRaces(y.gs);
-  if (sh.job.range.localShadow) // FIBERCL_CHECK=uninit: nothing of the group's written yet
+  if (sh.job.range.localShadow) { // FIBERCL_CHECK=uninit: nothing of the group's written yet
+    // (The block may come from another launch: cleared, and the first tag.)
     std::memset(static_cast<char *>(y.localMem) + sh.job.range.localShadow, 0,
                 sh.job.range.localShadow);
+    LocalShadow::setTag(c, 1);
+  }
   c.coop = sh.coop ? reinterpret_cast<uintptr_t>(&sh.coop->view) : 0;
   c.runtime = reinterpret_cast<uintptr_t>(&y.gs);
   c.yield_state = reinterpret_cast<uintptr_t>(&y.ys);

@@ -8,6 +8,7 @@
 #include "runtime/exec/group_entry.hpp"
 #include "runtime/exec/group_races.hpp"
 #include "runtime/exec/job.hpp"
+#include "runtime/exec/local_shadow.hpp"
 #include "runtime/exec/report.hpp"
 #include "runtime/exec/runner.hpp"
 #include "runtime/exec/weak_memory.hpp"
@@ -56,6 +57,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
     }
     ctx.local_mem = reinterpret_cast<uintptr_t>(block);
   }
+  LocalShadow shadow(reinterpret_cast<void *>(ctx.local_mem), R.localShadow);
   ctx.runtime = reinterpret_cast<uintptr_t>(&r.group);
   r.kernelName = R.kernelName.c_str();
   r.describeSite = &R.describeSite;
@@ -72,8 +74,7 @@ uint64_t runGroups(Runner &r, Job &job, uint64_t begin, uint64_t end) noexcept {
     startGroupRaces(r.group, R.groupRaces.get(), i);
     if (R.weakMemory)
       startWeakMemory(r.group, i, R.scheduling.seed, R.localMemSize);
-    if (R.localShadow) // FIBERCL_CHECK=uninit: nothing of this group's __local is written yet
-      std::memset(reinterpret_cast<char *>(ctx.local_mem) + R.localShadow, 0, R.localShadow);
+    shadow.nextGroup(ctx); // FIBERCL_CHECK=uninit: nothing of this group's __local written yet
     const bool ran = runGuarded(r, job, &ctx, r.san.running, nullptr);
     endGroupRaces(r.group);
     if (!ran) {

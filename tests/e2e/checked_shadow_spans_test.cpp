@@ -3,10 +3,12 @@
 // work-item; before the loop it marks the span the writes cover, at once, unless that
 // span is inside the one the group is known to have written. What is reported must not
 // change: a read of bytes no work-item wrote is reported once, with its element and
-// work-item; bytes written apart from the known span (a memset) are not.
+// work-item; bytes written apart from the known span (a memset) are not; nor are bytes
+// an earlier group wrote.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checked_fixture.hpp"
@@ -148,6 +150,38 @@ TEST_F(CheckedShadowSpans, AWriteBesideAReadIsMarked) {
   std::vector<cl_int> got = cleanRunOf(k);
   for (int i = 0; i < 32; ++i)
     ASSERT_EQ(got[size_t(i)], 2 * (i % 8)) << i;
+}
+
+// Each group a runner runs on its block has a tag of its own (runtime/exec/local_shadow.hpp):
+// what an earlier group wrote reads as unwritten, also once the tags have wrapped (at
+// 255). Group `from` writes t[15], the groups after it up to `quiet` leave it alone, and
+// `quiet` reads it: reported, and nothing else is. 8192 groups: a runner takes them in
+// chunks of 512, so group 1 runs right after group 0 on the same block, and group 300
+// 255 groups after group 45, with the same tag once they wrapped.
+TEST_F(CheckedShadowSpans, WhatAnEarlierGroupWroteIsNotWritten) {
+  const char *src = R"CLC(__kernel void later(__global int* out, int from, int quiet) {
+  __local int t[16];
+  int lid = get_local_id(0), g = get_group_id(0);
+  bool alone = g > from && g <= quiet; // t[15] left alone
+  if (!alone || lid != 15) t[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!alone || g == quiet || lid != 0) out[get_global_id(0)] = t[15 - lid];
+})CLC";
+  cl_kernel k = checkedKernel(src, "later", "uninit");
+  const size_t local = 16, n = 8192 * local;
+  cl_mem out = buffer(n * sizeof(cl_int));
+  for (auto [from, quiet] : {std::pair{0, 1}, {45, 300}, {8190, 8191}}) {
+    setArgs(k, out, cl_int(from), cl_int(quiet));
+    Outcome o = launch(k, n, local, true);
+    expectOneReport(o, 7, "read of __local variable 't' (64 bytes)",
+                    {"4 bytes at byte offset 60 (element 15)",
+                     "work-item (0,0,0) in work-group (" + std::to_string(quiet) + ","});
+    EXPECT_EQ(o.status, CL_COMPLETE);
+    std::vector<cl_int> got = read<cl_int>(out, n);
+    for (size_t i = 0; i < n; ++i)
+      if (int(i / local) <= from || int(i / local) > quiet)
+        ASSERT_EQ(got[i], cl_int(15 - i % local)) << i;
+  }
 }
 
 } // namespace

@@ -74,8 +74,14 @@ typedef struct fcl_group_ctx {
   fcl_u64 checks;      /* address of the launch's fcl_check_bounds, one per kernel
                           argument, for kernels built with FIBERCL_CHECK=bounds; else 0 */
   fcl_u64 local_shadow; /* FIBERCL_CHECK=uninit: the byte offset from a __local byte to
-                           its shadow byte in the group's local block (0xFF: written in
-                           this launch by a work-item of the group); else 0 */
+                           its shadow byte in the group's local block, which equals the
+                           group's tag (below) once a work-item of the group wrote the
+                           byte; else 0 */
+  /* FIBERCL_CHECK=uninit: the group's tag (1..255) in each of the 16 bytes, so that a
+     load of N <= 16 of them is the value of N written shadow bytes. The groups a runner
+     runs one after the other take the next tag, so the shadow of the group before is
+     stale without a clear (runtime/exec/local_shadow.hpp). */
+  fcl_u64 local_shadow_tag[2];
 } fcl_group_ctx;
 
 /* Checked mode (FIBERCL_CHECK=bounds, compiler/src/passes/access_checks.cpp): where a

@@ -1,9 +1,10 @@
 // AccessChecksPass (passes.hpp): FIBERCL_CHECK=bounds and FIBERCL_CHECK=uninit.
 //
 // uninit: the group's local block has a shadow byte per byte (at ctx->local_shadow from
-// it; the runtime clears it when the group starts), set to 0xFF by every write to a
-// __local object; a read of a __local object whose shadow bytes are not all set calls
-// FIBERCL_HOST_CHECK_UNINIT (the read still happens: it cannot fault).
+// it), set to the group's tag (ctx->local_shadow_tag, a new one for each group a runner
+// runs: runtime/exec/local_shadow.hpp) by every write to a __local object; a read of a
+// __local object whose shadow bytes are not all the tag calls FIBERCL_HOST_CHECK_UNINIT
+// (the read still happens: it cannot fault).
 //
 // races: each access of __local or __global memory (or a generic pointer) first calls
 // FIBERCL_HOST_CHECK_RACE with its address, size, kind and the work-item, and each
@@ -272,6 +273,8 @@ private:
   void check(const Access &a, const Object &o);
   void checkWritten(const Access &a, const Object *o);
   void markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes);
+  // `bytes` (1..16) shadow bytes as written: ctx->local_shadow_tag's first `bytes`.
+  llvm::Value *tagOf(uint64_t bytes);
   void markGenericWrite(const Access &a);
   void checkRace(const Access &a, const Object *o);
   void checkFence(llvm::FenceInst &fence);
@@ -286,10 +289,11 @@ private:
   // uninit: vector components' read-modify-writes (onlyRewritten, componentLanes).
   std::set<const llvm::Instruction *> componentLoads_;
   std::map<const llvm::Instruction *, std::vector<std::pair<uint64_t, uint64_t>>> componentStores_;
-  llvm::Value *table_ = nullptr;    // ctx->checks, loaded at the body's entry
-  llvm::Value *shadow_ = nullptr;   // ctx->local_shadow, likewise
-  llvm::Value *localMem_ = nullptr; // ctx->local_mem, likewise
-  RaceFreeArguments raceFree_;      // races: arguments whose accesses may go unrecorded
+  llvm::Value *table_ = nullptr;           // ctx->checks, loaded at the body's entry
+  llvm::Value *shadow_ = nullptr;          // ctx->local_shadow, likewise
+  std::map<uint64_t, llvm::Value *> tags_; // tagOf's loads, likewise
+  llvm::Value *localMem_ = nullptr;        // ctx->local_mem, likewise
+  RaceFreeArguments raceFree_;             // races: arguments whose accesses may go unrecorded
   std::map<unsigned, llvm::Value *> raceFreeAtLaunch_;
 };
 
@@ -433,14 +437,13 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
   // marks what it wrote, whatever its pointer came from. A vector component's store
   // reads the vector only to write it back: not a read, and only the component is
   // written.
-  const llvm::DataLayout &dl = body_.getParent()->getDataLayout();
   auto *load = llvm::dyn_cast<llvm::LoadInst>(a.inst);
   bool componentLoad = load && componentLoads_.count(load);
   if (o && a.reads && !componentLoad && constant && constant->getZExtValue() <= 16 &&
       constant->getZExtValue() > 0) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
     llvm::Value *seen = b.CreateLoad(bits, shadow, "shadow.seen");
-    llvm::Value *ok = b.CreateICmpEQ(seen, llvm::Constant::getAllOnesValue(bits), "written");
+    llvm::Value *ok = b.CreateICmpEQ(seen, tagOf(constant->getZExtValue()), "written");
     llvm::Instruction *report = llvm::SplitBlockAndInsertIfThen(
         b.CreateNot(ok), a.inst, false,
         llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
@@ -468,12 +471,30 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
 void BodyChecks::markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes) {
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(bytes);
   if (constant && constant->getZExtValue() <= 16 && constant->getZExtValue() > 0) {
-    llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
-    llvm::StoreInst *mark = b.CreateStore(llvm::Constant::getAllOnesValue(bits), shadow);
+    llvm::StoreInst *mark = b.CreateStore(tagOf(constant->getZExtValue()), shadow);
     mark->setMetadata(kShadowStoreMetadata, llvm::MDNode::get(b.getContext(), {}));
   } else {
-    b.CreateMemSet(shadow, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
+    b.CreateMemSet(shadow, tagOf(1), bytes, llvm::MaybeAlign(1));
   }
+}
+
+// The tag is in each of the field's 16 bytes: a load of the first `bytes` is their value
+// once written. Loaded at the body's entry, once per size (CheckedLoopVersionsPass knows
+// such a load by its address: shadowTagContext).
+llvm::Value *BodyChecks::tagOf(uint64_t bytes) {
+  llvm::Value *&tag = tags_[bytes];
+  if (!tag) {
+    llvm::IRBuilder<> b(&*body_.getEntryBlock().getFirstInsertionPt());
+    llvm::Value *ctx = body_.getArg(body_.arg_size() - 4);
+    llvm::LoadInst *load = b.CreateAlignedLoad(
+        b.getIntNTy(unsigned(bytes * 8)),
+        b.CreateConstGEP1_64(b.getInt8Ty(), ctx, offsetof(fcl_group_ctx, local_shadow_tag)),
+        llvm::Align(8), "shadow.tag");
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                      llvm::MDNode::get(body_.getContext(), {}));
+    tag = load;
+  }
+  return tag;
 }
 
 // A write through a generic pointer marks the shadow when it lands in the group's

@@ -9,9 +9,10 @@
 //    not wrap between them (monotone, so its values lie between the two ends); an `off`
 //    that is not a line (a tile's gather at `i / 18` and `i % 18`) holds if its range
 //    over the loop does (loop_value_ranges.hpp: interval arithmetic, emitted before it);
-//  - uninit: the shadow bytes of a __local read are 0xFF for every work-item if the
-//    whole span they read is 0xFF before the loop: within a group's launch the shadow
-//    only ever goes from 0 to 0xFF, so what is written before the loop stays written;
+//  - uninit: the shadow bytes of a __local read are the group's tag (written) for every
+//    work-item if the whole span they read is before the loop: within a group the
+//    shadow only ever goes from another value to the tag, so what is written before the
+//    loop stays written;
 //  - races: the record of an access of a race-free argument (race_free_arguments.hpp)
 //    sits behind a branch on the launch's flag, the same for every work-item. Records
 //    of plain __local accesses every work-item makes at a line of addresses are one
@@ -54,6 +55,7 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -399,9 +401,27 @@ void needsOf(const LoopCheck &c, llvm::Loop &loop, std::vector<Need> &needs) {
   }
 }
 
+// uninit: the context a load of the group's shadow tag reads from (access_checks.cpp's
+// tagOf: N <= 16 bytes of ctx->local_shadow_tag, each byte the tag, perhaps narrowed by
+// LLVM to fewer), or nullptr if `v` is not such a load.
+llvm::Value *shadowTagContext(llvm::Value *v) {
+  while (auto *narrowed = llvm::dyn_cast<llvm::TruncInst>(v))
+    v = narrowed->getOperand(0);
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(v);
+  if (!load || !load->isSimple() || !load->getType()->isIntegerTy())
+    return nullptr;
+  const llvm::DataLayout &dl = load->getModule()->getDataLayout();
+  int64_t offset = 0;
+  llvm::Value *ctx = llvm::GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset, dl);
+  const int64_t field = offsetof(fcl_group_ctx, local_shadow_tag);
+  const int64_t end = field + int64_t(sizeof(fcl_group_ctx::local_shadow_tag));
+  const int64_t bytes = int64_t(dl.getTypeStoreSize(load->getType()).getFixedValue());
+  return llvm::isa<llvm::Argument>(ctx) && offset >= field && offset + bytes <= end ? ctx : nullptr;
+}
+
 // The shadow bytes the group's versioned loops found written so far, [lo, hi): two
-// i64 slots at the work-group function's entry, 0 when it starts (once per group; the
-// runtime clears the shadow when a group starts). The shadow only goes from 0 to 0xFF,
+// i64 slots at the work-group function's entry, 0 when it starts (once per group, each
+// with its own tag). A shadow byte only goes from another value to the tag,
 // so a span inside them needs no scan, and one that starts inside them only a scan of
 // its part past them: a reduction's tree steps read within the first step's span, a
 // stencil's next row of the tile adds one row.
@@ -467,7 +487,7 @@ public:
                        std::vector<std::vector<llvm::Value *>> &lineArguments,
                        const std::vector<llvm::StoreInst *> &marks);
   // Before `at`, in the copy's preheader: each of the marks' spans that is not inside
-  // the known-written span is set to 0xFF, and the known span grows by it.
+  // the known-written span is set to the tag, and the known span grows by it.
   void markSpans(llvm::Instruction *at);
 
 private:
@@ -476,8 +496,12 @@ private:
   enum class Kind { Invariant, Compare, Range, Shadow, Unknown };
   Kind kindOf(const Need &n, std::string &why);
   bool lineKnown(const llvm::SCEV *s, Line &line);
-  // The loads of the shadow an uninit check compares with -1 (`== -1` when it passes).
-  static bool shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads);
+  // The loads of the shadow an uninit check compares with the group's tag (`==` when it
+  // passes; the tag's context is kept in tagContext_).
+  bool shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst *> &loads);
+  // The tag as a byte, loaded before the builder's point (after shadowLoads or
+  // isShadowSpan found the tag's context).
+  llvm::Value *tagByte(llvm::IRBuilder<> &b);
   llvm::Value *expand(const llvm::SCEV *s) { return expander_.expandCodeFor(s, s->getType(), at_); }
   // The value at the first and last iteration.
   void ends(const Line &line, llvm::Value *&first, llvm::Value *&last);
@@ -500,6 +524,7 @@ private:
 
   llvm::Loop &loop_;
   llvm::Loop *inner_;
+  llvm::Value *tagContext_ = nullptr; // the fcl_group_ctx the shadow tag is loaded from
   llvm::ScalarEvolution &se_;
   WrittenSpan written_;
   llvm::SCEVExpander expander_;
@@ -521,9 +546,10 @@ bool Versioner::shadowLoads(const Need &n, llvm::SmallVectorImpl<llvm::LoadInst 
     return false;
   llvm::Value *seen = nullptr;
   for (unsigned i = 0; i < 2; ++i)
-    if (auto *ones = llvm::dyn_cast<llvm::ConstantInt>(cmp->getOperand(1 - i));
-        ones && ones->isAllOnesValue())
+    if (llvm::Value *ctx = shadowTagContext(cmp->getOperand(1 - i))) {
       seen = cmp->getOperand(i);
+      tagContext_ = ctx;
+    }
   // LLVM may carry a load to the next work-item (tile[x + 1] is the next one's tile[x]):
   // a phi of the load before the loop and the one in it.
   llvm::SmallVector<llvm::Value *, 2> values{seen};
@@ -746,16 +772,27 @@ void Versioner::shadowSpans(const Need &n) {
 }
 
 bool Versioner::isShadowSpan(llvm::StoreInst *store) {
-  auto *ones = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
-  if (inner_ || !store->getMetadata(kShadowStoreMetadata) || !store->isSimple() || !ones ||
-      !ones->isAllOnesValue())
+  llvm::Value *ctx = shadowTagContext(store->getValueOperand());
+  if (inner_ || !store->getMetadata(kShadowStoreMetadata) || !store->isSimple() || !ctx)
     return false;
   Line line;
   if (!lineKnown(se_.getSCEV(store->getPointerOperand()), line))
     return false;
-  const uint64_t bytes =
-      store->getModule()->getDataLayout().getTypeStoreSize(ones->getType()).getFixedValue();
+  tagContext_ = ctx;
+  const uint64_t bytes = store->getModule()
+                             ->getDataLayout()
+                             .getTypeStoreSize(store->getValueOperand()->getType())
+                             .getFixedValue();
   return uint64_t(line.step < 0 ? -line.step : line.step) <= bytes; // no gaps
+}
+
+llvm::Value *Versioner::tagByte(llvm::IRBuilder<> &b) {
+  llvm::LoadInst *tag = b.CreateLoad(
+      b.getInt8Ty(),
+      b.CreateConstGEP1_64(b.getInt8Ty(), tagContext_, offsetof(fcl_group_ctx, local_shadow_tag)),
+      "shadow.tag");
+  tag->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(b.getContext(), {}));
+  return tag;
 }
 
 bool Versioner::markedByRead(llvm::StoreInst *store, const std::vector<Need> &needs) {
@@ -791,9 +828,9 @@ void Versioner::storeSpan(llvm::StoreInst *store) {
                         b_.getInt64(dl.getTypeStoreSize(store->getValueOperand()->getType()))));
 }
 
-// The shadow only goes from 0 to 0xFF, so a span inside the known-written one needs
-// nothing (a reduction's tree steps write within what its first region wrote); one
-// outside it is set at once, a memset instead of a store per work-item.
+// Within a group a shadow byte only goes to the tag, so a span inside the known-written
+// one needs nothing (a reduction's tree steps write within what its first region
+// wrote); one outside it is set at once, a memset instead of a store per work-item.
 void Versioner::markSpans(llvm::Instruction *at) {
   llvm::Type *i64 = llvm::Type::getInt64Ty(at->getContext());
   for (auto [from, bytes] : marked_) {
@@ -806,17 +843,17 @@ void Versioner::markSpans(llvm::Instruction *at) {
         b.CreateNot(inside), at, false,
         llvm::MDBuilder(at->getContext()).createBranchWeights(1, 1u << 10));
     b.SetInsertPoint(mark);
-    b.CreateMemSet(from, b.getInt8(0xFF), bytes, llvm::MaybeAlign(1));
+    b.CreateMemSet(from, tagByte(b), bytes, llvm::MaybeAlign(1));
     auto [newLo, newHi] = grownWritten(b, knownLo, knownHi, lo, hi);
     b.CreateStore(newLo, written_.lo);
     b.CreateStore(newHi, written_.hi);
   }
 }
 
-// Whether the `bytes` shadow bytes from `from` are all 0xFF, emitted before `at_`
+// Whether the `bytes` shadow bytes from `from` are all the tag, emitted before `at_`
 // (which it moves to a block after the scan): at once if they are inside the
-// known-written span (WrittenSpan); else an AND of those not known written, a loop
-// LLVM vectorises, after which the known span grows by them if they are.
+// known-written span (WrittenSpan); else an OR of those not known written XOR the tag,
+// a loop LLVM vectorises, after which the known span grows by them if they are.
 llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) {
   b_.SetInsertPoint(at_);
   llvm::Type *i64 = b_.getInt64Ty();
@@ -844,23 +881,24 @@ llvm::Value *Versioner::allWritten(llvm::Value *whole, llvm::Value *wholeBytes) 
       b.CreateSelect(extends, b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, lo, knownHi), lo);
   llvm::Value *bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::usub_sat, hi, start);
   llvm::Value *from = b.CreateGEP(b.getInt8Ty(), whole, b.CreateSub(start, lo));
+  llvm::Value *tag = tagByte(b);
   b.CreateCondBr(b.CreateICmpEQ(bytes, b.getInt64(0)), scanned, scan);
   b.SetInsertPoint(scan);
   llvm::PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "scan.i");
-  llvm::PHINode *all = b.CreatePHI(b.getInt8Ty(), 2, "scan.all");
+  llvm::PHINode *differs = b.CreatePHI(b.getInt8Ty(), 2, "scan.differs");
   i->addIncoming(b.getInt64(0), outside);
-  all->addIncoming(b.getInt8(0xFF), outside);
+  differs->addIncoming(b.getInt8(0), outside);
   llvm::Value *byte = b.CreateLoad(b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), from, i));
-  llvm::Value *nextAll = b.CreateAnd(all, byte);
+  llvm::Value *nextDiffers = b.CreateOr(differs, b.CreateXor(byte, tag));
   llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
   i->addIncoming(next, scan);
-  all->addIncoming(nextAll, scan);
+  differs->addIncoming(nextDiffers, scan);
   b.CreateCondBr(b.CreateICmpEQ(next, bytes), scanned, scan);
   b.SetInsertPoint(scanned);
   llvm::PHINode *result = b.CreatePHI(b.getInt8Ty(), 2, "scan.result");
-  result->addIncoming(b.getInt8(0xFF), outside);
-  result->addIncoming(nextAll, scan);
-  llvm::Value *ok = b.CreateICmpEQ(result, b.getInt8(0xFF));
+  result->addIncoming(b.getInt8(0), outside);
+  result->addIncoming(nextDiffers, scan);
+  llvm::Value *ok = b.CreateICmpEQ(result, b.getInt8(0));
   auto [newLo, newHi] = grownWritten(b, knownLo, knownHi, lo, hi);
   b.CreateStore(b.CreateSelect(ok, newLo, knownLo), written_.lo);
   b.CreateStore(b.CreateSelect(ok, newHi, knownHi), written_.hi);
