@@ -4,7 +4,8 @@
 // span is inside the one the group is known to have written. What is reported must not
 // change: a read of bytes no work-item wrote is reported once, with its element and
 // work-item; bytes written apart from the known span (a memset) are not; nor are bytes
-// an earlier group wrote.
+// an earlier group wrote. A read whose value is only stored is reported where it is
+// stored.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -181,6 +182,39 @@ TEST_F(CheckedShadowSpans, WhatAnEarlierGroupWroteIsNotWritten) {
     for (size_t i = 0; i < n; ++i)
       if (int(i / local) <= from || int(i / local) > quiet)
         ASSERT_EQ(got[i], cl_int(15 - i % local)) << i;
+  }
+}
+
+// A read whose value is only stored is reported where it is stored (access_checks.cpp,
+// reportedAt): a kernel that reads past what it wrote and drops those values (clFFT's
+// transposes) is clean; one that stores an unwritten value is reported, at the read's
+// line. Under bounds too, whose check merges the read's value with a skipped read's zero.
+TEST_F(CheckedShadowSpans, AnUnwrittenValueIsReportedWhereItIsStored) {
+  const char *src = R"CLC(__kernel void dropped(__global int* out, int keep) {
+  __local int t[32];
+  int lid = get_local_id(0);
+  if (lid < 16) t[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[31 - lid];
+  if (31 - lid < keep) out[get_global_id(0)] = v;
+})CLC";
+  for (const char *checks : {"uninit", "bounds,uninit"}) {
+    SCOPED_TRACE(checks);
+    cl_kernel k = checkedKernel(src, "dropped", checks);
+    cl_mem out = buffer(64 * sizeof(cl_int));
+    setArgs(k, out, cl_int(16)); // only t[0..15], which were written, are stored
+    Outcome clean = launch(k, 64, 32, false);
+    EXPECT_EQ(clean.report.find("FiberCL: kernel"), std::string::npos) << clean.report;
+    EXPECT_EQ(clean.status, CL_COMPLETE);
+    std::vector<cl_int> got = read<cl_int>(out, 64);
+    for (size_t i = 0; i < 64; ++i)
+      if (31 - int(i % 32) < 16)
+        ASSERT_EQ(got[i], 31 - cl_int(i % 32)) << i;
+    setArgs(k, out, cl_int(32)); // work-items 0..15 store what nobody wrote
+    Outcome o = launch(k, 64, 32, true);
+    expectOneReport(
+        o, 6, "read of __local variable 't' (128 bytes)",
+        {"4 bytes at byte offset 124 (element 31)", "work-item (0,0,0) in work-group ("});
   }
 }
 

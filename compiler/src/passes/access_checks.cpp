@@ -33,6 +33,7 @@
 // names the object and the source line (SiteInfo::object), for the report.
 #include "passes.hpp"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -273,6 +274,8 @@ private:
   void check(const Access &a, const Object &o);
   void checkWritten(const Access &a, const Object *o);
   void markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes);
+  std::vector<std::pair<llvm::Instruction *, llvm::Value *>> reportedAt(llvm::Instruction *read,
+                                                                        llvm::Value *written);
   // `bytes` (1..16) shadow bytes as written: ctx->local_shadow_tag's first `bytes`.
   llvm::Value *tagOf(uint64_t bytes);
   void markGenericWrite(const Access &a);
@@ -444,18 +447,20 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
     llvm::Type *bits = b.getIntNTy(unsigned(constant->getZExtValue() * 8));
     llvm::Value *seen = b.CreateLoad(bits, shadow, "shadow.seen");
     llvm::Value *ok = b.CreateICmpEQ(seen, tagOf(constant->getZExtValue()), "written");
-    llvm::Instruction *report = llvm::SplitBlockAndInsertIfThen(
-        b.CreateNot(ok), a.inst, false,
-        llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
-    llvm::IRBuilder<> r(report);
-    r.SetCurrentDebugLocation(a.inst->getDebugLoc());
     uint32_t site = sites_.addCheck(body_, a.inst, SiteInfo::Kind::UninitRead, o->what, o->bytes);
-    unsigned n = body_.arg_size() - 4;
-    llvm::Value *off = r.CreateSub(r.CreatePtrToInt(a.pointer, r.getInt64Ty()),
-                                   r.CreatePtrToInt(o->start, r.getInt64Ty()));
-    r.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
-                 {body_.getArg(n), r.getInt32(site), off, a.bytes, body_.getArg(n + 1),
-                  body_.getArg(n + 2), body_.getArg(n + 3)});
+    for (auto [at, written] : reportedAt(a.inst, ok)) {
+      llvm::Instruction *report = llvm::SplitBlockAndInsertIfThen(
+          llvm::IRBuilder<>(at).CreateNot(written), at, false,
+          llvm::MDBuilder(body_.getContext()).createBranchWeights(1, 1u << 20));
+      llvm::IRBuilder<> r(report);
+      r.SetCurrentDebugLocation(a.inst->getDebugLoc());
+      unsigned n = body_.arg_size() - 4;
+      llvm::Value *off = r.CreateSub(r.CreatePtrToInt(a.pointer, r.getInt64Ty()),
+                                     r.CreatePtrToInt(o->start, r.getInt64Ty()));
+      r.CreateCall(reportFunction(*body_.getParent(), HostFunction::CHECK_UNINIT),
+                   {body_.getArg(n), r.getInt32(site), off, a.bytes, body_.getArg(n + 1),
+                    body_.getArg(n + 2), body_.getArg(n + 3)});
+    }
   }
   if (!a.writes)
     return;
@@ -466,6 +471,61 @@ void BodyChecks::checkWritten(const Access &a, const Object *o) {
     return;
   }
   markShadow(b, shadow, a.bytes);
+}
+
+// Whether `v` is only stored (the value of a store), directly or through phis that
+// merge it with constants (a bounds check's zero for a skipped load); at least once.
+bool onlyStored(llvm::Value *v) {
+  bool stored = false;
+  for (llvm::Use &u : v->uses()) {
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(u.getUser());
+        store && u.getOperandNo() == 0) {
+      stored = true;
+      continue;
+    }
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(u.getUser());
+    if (!phi ||
+        !llvm::all_of(phi->incoming_values(),
+                      [&](llvm::Value *in) { return in == v || llvm::isa<llvm::Constant>(in); }) ||
+        !onlyStored(phi))
+      return false;
+    stored = true;
+  }
+  return stored;
+}
+
+// Where a read of unwritten bytes is reported, with the condition that it was written
+// there: where its value is stored, when storing is all it is used for -- a kernel may
+// read past what it wrote and drop those values (clFFT's transposes read their whole
+// tile and store only the part they filled); else at the read. (The shadow is read at
+// the read either way; past a phi, `written` is a phi too, true where the value is not
+// the read's.)
+std::vector<std::pair<llvm::Instruction *, llvm::Value *>>
+BodyChecks::reportedAt(llvm::Instruction *read, llvm::Value *written) {
+  if (!onlyStored(read))
+    return {{read, written}};
+  std::vector<std::pair<llvm::Instruction *, llvm::Value *>> at;
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> work{{read, written}};
+  while (!work.empty()) {
+    auto [v, ok] = work.back();
+    work.pop_back();
+    llvm::SmallPtrSet<llvm::User *, 4> users(v->user_begin(), v->user_end());
+    for (llvm::User *user : users) {
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        at.emplace_back(store, ok);
+        continue;
+      }
+      auto *phi = llvm::cast<llvm::PHINode>(user);
+      llvm::PHINode *merged = llvm::PHINode::Create(ok->getType(), phi->getNumIncomingValues(),
+                                                    "written.merged", phi->getIterator());
+      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+        merged->addIncoming(
+            phi->getIncomingValue(i) == v ? ok : llvm::ConstantInt::getTrue(ok->getContext()),
+            phi->getIncomingBlock(i));
+      work.emplace_back(phi, merged);
+    }
+  }
+  return at;
 }
 
 void BodyChecks::markShadow(llvm::IRBuilder<> &b, llvm::Value *shadow, llvm::Value *bytes) {

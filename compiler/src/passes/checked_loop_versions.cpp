@@ -378,6 +378,27 @@ struct Need {
   bool uninit;
 };
 
+// The value `v` is, when it is a phi of one value and constants that are `okWhen`
+// (access_checks.cpp's `written` past a bounds check's phi: true where the access was
+// skipped): that value == okWhen is enough for v == okWhen. Else nullptr.
+llvm::Value *mergedWith(llvm::Value *v, bool okWhen) {
+  auto *phi = llvm::dyn_cast<llvm::PHINode>(v);
+  if (!phi || !phi->getType()->isIntegerTy(1))
+    return nullptr;
+  llvm::Value *only = nullptr;
+  for (llvm::Value *in : phi->incoming_values()) {
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(in)) {
+      if (c->isOne() != okWhen)
+        return nullptr;
+    } else if (only && in != only) {
+      return nullptr;
+    } else {
+      only = in;
+    }
+  }
+  return only;
+}
+
 // A logical and that must be false (or an or that must be true) with a loop-invariant
 // operand needs only that operand: enough, if not always necessary.
 void needsOf(const LoopCheck &c, llvm::Loop &loop, std::vector<Need> &needs) {
@@ -393,6 +414,8 @@ void needsOf(const LoopCheck &c, llvm::Loop &loop, std::vector<Need> &needs) {
       work.push_back({b, okWhen});
     } else if (match(v, m_Not(m_Value(a)))) {
       work.push_back({a, !okWhen});
+    } else if (llvm::Value *only = mergedWith(v, okWhen)) {
+      work.push_back({only, okWhen}); // uninit's `written` past a bounds check's phi
     } else if (llvm::Value *part = invariantPart(v, okWhen, loop)) {
       needs.push_back({part, okWhen, c.uninit});
     } else {
